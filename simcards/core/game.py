@@ -1,0 +1,125 @@
+"""The contract every game package fulfils, and the registry that lists them.
+
+The experiment layer, the CLI and the report know games only through
+:class:`Game`; they never import a game's rules. See docs/architecture.md.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from simcards.core.errors import SimcardsError
+from simcards.core.policy import PolicyCatalog
+from simcards.core.variant import Variant
+
+
+@dataclass(frozen=True)
+class Column:
+    """One integer column of a record, documented."""
+
+    name: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one record is: a ``deal``, a ``game``, a ``tournament``..."""
+
+    name: str
+    plural: str  # CLI count option: --deals, --games ...
+    columns: tuple[Column, ...]
+    help: str
+    chunk_size: int = 20_000  # records per chunk: about a second of work
+
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the rest of simcards needs to know about one game.
+
+    Callables (all receive the unit name and the validated Variant):
+
+    - ``seats(variant) -> int``: seats at the table (policies are given per seat).
+    - ``simulate(unit, variant, table, seed, start, count) -> int64 array [count, ncols]``:
+      records ``start .. start+count-1`` of ``seed``; ``table`` is ``{decision: funcs}``
+      from ``policies.table``. Must release the GIL (numba ``nogil=True``).
+    - ``tally(unit, records_df, variant) -> DataFrame`` of ``metric, group, kind, n,
+      sum, sumsq`` rows, additive over chunks (see ``simcards.experiment.stats``).
+    - ``figures(unit, summary_df, variant) -> {name: matplotlib Figure}``.
+    - ``replay(unit, variant, table, seed, index) -> str``: one record, for a person.
+    """
+
+    name: str
+    title: str
+    description: str
+    variant_type: type[Variant]
+    presets: Mapping[str, Mapping[str, Any]]
+    units: tuple[Unit, ...]
+    policies: PolicyCatalog
+    seats: Callable[[Variant], int]
+    simulate: Callable
+    tally: Callable
+    figures: Callable
+    replay: Callable
+    aliases: tuple[str, ...] = ()
+    shortcuts: Mapping[str, str] = field(default_factory=dict)  # CLI option -> variant field
+    default_policy: str = "basic"
+
+    def unit(self, name: str | None) -> Unit:
+        if name is None:
+            return self.units[0]
+        for u in self.units:
+            if u.name == name:
+                return u
+        raise SimcardsError(
+            f"{self.name} has no unit {name!r} (units: {', '.join(u.name for u in self.units)})"
+        )
+
+    def variant(self, preset: str | None = None, settings: Mapping[str, Any] | None = None,
+                pairs: list[str] | tuple[str, ...] = ()) -> Variant:
+        """A validated variant: preset, then ``settings``, then ``name=value`` pairs."""
+        base: dict[str, Any] = {}
+        if preset:
+            if preset not in self.presets:
+                raise SimcardsError(
+                    f"unknown {self.name} preset {preset!r} (presets: {', '.join(self.presets)})"
+                )
+            base.update(self.presets[preset])
+        base.update(settings or {})
+        return self.variant_type.from_pairs(pairs, base=base)
+
+
+# name -> module exposing GAME; imported lazily so `simcards games` stays fast
+_GAME_MODULES = {
+    "spades": "simcards.games.spades",
+    "cutthroat": "simcards.games.cutthroat",
+    "seep": "simcards.games.seep",
+    "contract-rummy": "simcards.games.contract_rummy",
+    "kierki": "simcards.games.kierki",
+}
+_ALIASES = {
+    "cutthroat-spades": "cutthroat",
+    "contract_rummy": "contract-rummy",
+    "rummy": "contract-rummy",
+    "partnership-spades": "spades",
+}
+
+
+def game_names() -> list[str]:
+    """Names of the games whose package is installed."""
+    names = []
+    for name, module in _GAME_MODULES.items():
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+def get_game(name: str) -> Game:
+    """The Game called ``name`` (or an alias), or a one-line SimcardsError."""
+    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
+    if key not in _GAME_MODULES or importlib.util.find_spec(_GAME_MODULES[key]) is None:
+        raise SimcardsError(f"unknown game {name!r} (games: {', '.join(game_names())})")
+    return importlib.import_module(_GAME_MODULES[key]).GAME

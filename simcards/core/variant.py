@@ -1,0 +1,275 @@
+"""House-rule variants: frozen dataclasses with validated, documented parameters.
+
+A game declares its variant as a subclass of :class:`Variant` whose fields are made
+with :func:`param`, named and defaulted exactly as in ``shared/rules/<game>.md``::
+
+    @dataclass(frozen=True)
+    class SpadesVariant(Variant):
+        bag_limit: int = param(10, min=1, help="Counter value that triggers a penalty.")
+        bag_mode: str = param("accumulate", choices=("accumulate", "per_bag", "none"), help=...)
+
+The base class parses ``name=value`` strings (CLI ``--set``), plain mappings (TOML,
+Python API), validates every value with a one-line error, and packs the variant into
+a one-row numpy structured array (``to_params``) that compiled kernels read by field
+name (``params[0].bag_limit``). Enums become their index in ``choices``, booleans
+0/1, ``None`` becomes ``NULL``, card lists become bitmasks, ``random`` seats -1.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping
+
+import numpy as np
+
+from simcards.core.cards import format_card, mask_of, parse_cards
+from simcards.core.errors import SimcardsError
+
+NULL = -(2**62)  # packed value of a parameter set to null/None
+RANDOM_SEAT = -1  # packed value of a seat parameter set to "random"
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+_NULL = {"null", "none", ""}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """What a parameter accepts; kept in the dataclass field's metadata."""
+
+    kind: str  # int, bool, enum, cards, seat, float
+    help: str
+    choices: tuple = ()
+    min: float | None = None
+    max: float | None = None
+    nullable: bool = False
+    count: int | None = None  # cards: exact number of cards, if fixed
+    seats: int | None = None  # seat: number of seats (0..seats-1 or "random")
+
+    def allowed(self) -> str:
+        """Human-readable description of the allowed values."""
+        if self.kind == "bool":
+            text = "true/false"
+        elif self.kind == "enum":
+            text = ", ".join(self.choices)
+        elif self.kind == "cards":
+            text = f"{self.count} distinct cards" if self.count is not None else "a list of cards"
+            if self.choices:
+                text += " from " + " ".join(self.choices)
+        elif self.kind == "seat":
+            text = "0.." + str((self.seats or 1) - 1) + " or random" if self.seats else "seat or random"
+        else:
+            lo = "" if self.min is None else f">= {self.min:g}"
+            hi = "" if self.max is None else f"<= {self.max:g}"
+            text = " and ".join(t for t in (lo, hi) if t) or "any integer"
+            if self.kind == "float":
+                text = text.replace("integer", "number")
+        if self.nullable:
+            text = "null or " + text
+        return text
+
+
+def param(default: Any, *, help: str, choices: Iterable[str] = (), min: float | None = None,
+          max: float | None = None, nullable: bool = False, kind: str | None = None,
+          count: int | None = None, seats: int | None = None) -> Any:
+    """Declare one house-rule parameter (see module docstring)."""
+    choices = tuple(choices)
+    if kind is None:
+        if choices:
+            kind = "enum"
+        elif isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, float):
+            kind = "float"
+        else:
+            kind = "int"
+    if kind == "cards" and isinstance(default, (list, tuple)):
+        default = tuple(default)
+    spec = ParamSpec(kind=kind, help=help, choices=choices, min=min, max=max,
+                     nullable=nullable, count=count, seats=seats)
+    return field(default=default, metadata={"param": spec})
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Base of every game's house-rule set. Subclasses add fields made with ``param``."""
+
+    game_name: ClassVar[str] = "game"
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, _coerce(self.game_name, f.name, _spec(f), getattr(self, f.name)))
+        self.check()
+
+    # ----- hooks for subclasses
+    def check(self) -> None:
+        """Cross-parameter rules; raise SimcardsError with one line. Default: none."""
+
+    # ----- construction
+    @classmethod
+    def param_specs(cls) -> dict[str, ParamSpec]:
+        return {f.name: _spec(f) for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {f.name: f.default for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, Any] | None = None):
+        """Build from ``{name: value}``; values may be native or strings."""
+        settings = dict(settings or {})
+        specs = cls.param_specs()
+        for name in settings:
+            if name not in specs:
+                raise SimcardsError(_unknown(cls.game_name, name, specs))
+        return cls(**settings)
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[str], base: Mapping[str, Any] | None = None):
+        """Build from ``["bag_limit=5", ...]`` on top of ``base`` settings."""
+        settings = dict(base or {})
+        for pair in pairs:
+            name, value = parse_pair(pair)
+            settings[name] = value
+        return cls.from_mapping(settings)
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+    # ----- output
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-friendly settings (card lists as strings)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    def changed(self) -> dict[str, Any]:
+        """Only the settings that differ from the defaults."""
+        d = type(self)().to_dict()
+        return {k: v for k, v in self.to_dict().items() if d[k] != v}
+
+    @classmethod
+    def params_dtype(cls) -> np.dtype:
+        return np.dtype([(f.name, np.float64 if _spec(f).kind == "float" else np.int64)
+                         for f in dataclasses.fields(cls)])
+
+    def to_params(self) -> np.ndarray:
+        """One-row structured array for compiled kernels (read ``params[0].name``)."""
+        row = np.zeros(1, dtype=self.params_dtype())
+        for f in dataclasses.fields(self):
+            row[0][f.name] = _pack(_spec(f), getattr(self, f.name))
+        return row
+
+
+def parse_pair(pair: str) -> tuple[str, str]:
+    """Split ``name=value``; one-line error otherwise."""
+    if "=" not in pair:
+        raise SimcardsError(f"expected name=value, got {pair!r}")
+    name, value = pair.split("=", 1)
+    name = name.strip().replace("-", "_")
+    if not name:
+        raise SimcardsError(f"expected name=value, got {pair!r}")
+    return name, value.strip()
+
+
+def _spec(f) -> ParamSpec:
+    return f.metadata["param"]
+
+
+def _unknown(game: str, name: str, specs: Mapping[str, ParamSpec]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(specs), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else f" (see `simcards rules {game}`)"
+    return f"unknown {game} parameter {name!r}{hint}"
+
+
+def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
+    """Turn a native or string value into the canonical one, or raise one line."""
+    where = f"{game} parameter {name}"
+    if isinstance(value, str) and value.strip().lower() in _NULL and spec.kind != "cards":
+        value = None
+    if value is None:
+        if spec.nullable:
+            return None
+        raise SimcardsError(f"{where} may not be null (allowed: {spec.allowed()})")
+    if spec.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, np.integer)) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise SimcardsError(f"{where} must be true or false, got {value!r}")
+    if spec.kind == "enum":
+        text = str(value).strip()
+        if text not in spec.choices:
+            raise SimcardsError(f"{where} must be one of {', '.join(spec.choices)}; got {value!r}")
+        return text
+    if spec.kind == "cards":
+        if isinstance(value, str):
+            text = value.strip().strip("[]{}()")
+            cards = parse_cards(text) if text else []
+        else:
+            cards = parse_cards(" ".join(str(v) for v in value))
+        if spec.count is not None and len(cards) != spec.count:
+            raise SimcardsError(f"{where} needs {spec.count} cards, got {len(cards)}")
+        names = tuple(format_card(c) for c in cards)
+        if spec.choices:
+            bad = [n for n in names if n not in spec.choices]
+            if bad:
+                raise SimcardsError(f"{where}: {bad[0]} is not allowed (allowed: {' '.join(spec.choices)})")
+        return names
+    if spec.kind == "seat":
+        if isinstance(value, str) and value.strip().lower() == "random":
+            return "random"
+        number = _as_int(where, value)
+        if spec.seats is not None and not 0 <= number < spec.seats:
+            raise SimcardsError(f"{where} must be random or a seat 0..{spec.seats - 1}; got {value!r}")
+        return number
+    number = _as_float(where, value) if spec.kind == "float" else _as_int(where, value)
+    if spec.min is not None and number < spec.min:
+        raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
+    if spec.max is not None and number > spec.max:
+        raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
+    return number
+
+
+def _as_int(where: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise SimcardsError(f"{where} must be an integer, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise SimcardsError(f"{where} must be an integer, got {value!r}") from None
+
+
+def _as_float(where: str, value: Any) -> float:
+    if isinstance(value, bool):
+        raise SimcardsError(f"{where} must be a number, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise SimcardsError(f"{where} must be a number, got {value!r}") from None
+
+
+def _pack(spec: ParamSpec, value: Any):
+    if value is None:
+        return NULL
+    if spec.kind == "bool":
+        return int(value)
+    if spec.kind == "enum":
+        return spec.choices.index(value)
+    if spec.kind == "cards":
+        from simcards.core.cards import parse_card
+
+        return mask_of(parse_card(c) for c in value)
+    if spec.kind == "seat":
+        return RANDOM_SEAT if value == "random" else int(value)
+    return value
