@@ -12,7 +12,10 @@ The base class parses ``name=value`` strings (CLI ``--set``), plain mappings (TO
 Python API), validates every value with a one-line error, and packs the variant into
 a one-row numpy structured array (``to_params``) that compiled kernels read by field
 name (``params[0].bag_limit``). Enums become their index in ``choices``, booleans
-0/1, ``None`` becomes ``NULL``, card lists become bitmasks, ``random`` seats -1.
+0/1, ``None`` becomes ``NULL``, card lists become bitmasks, ``random`` seats -1;
+lists (``kind="codes"`` of choices, ``kind="ints"``) become a fixed-length subarray
+(``count`` long, padded with -1; codes as their index in ``choices``) plus a
+``<name>_len`` field.
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ class ParamSpec:
     min: float | None = None
     max: float | None = None
     nullable: bool = False
-    count: int | None = None  # cards: exact number of cards, if fixed
+    count: int | None = None  # cards: exact number of cards, if fixed; codes/ints: max length
     seats: int | None = None  # seat: number of seats (0..seats-1 or "random")
 
     def allowed(self) -> str:
@@ -56,6 +59,13 @@ class ParamSpec:
             text = f"{self.count} distinct cards" if self.count is not None else "a list of cards"
             if self.choices:
                 text += " from " + " ".join(self.choices)
+        elif self.kind in ("codes", "ints"):
+            what = ", ".join(self.choices) if self.kind == "codes" else "integers"
+            text = f"a list of {what}"
+            if self.kind == "ints" and (self.min is not None or self.max is not None):
+                text += f" in {self.min:g}..{self.max:g}" if self.min is not None and self.max is not None else ""
+            if self.count:
+                text += f" (at most {self.count})"
         elif self.kind == "seat":
             text = "0.." + str((self.seats or 1) - 1) + " or random" if self.seats else "seat or random"
         else:
@@ -83,7 +93,7 @@ def param(default: Any, *, help: str, choices: Iterable[str] = (), min: float | 
             kind = "float"
         else:
             kind = "int"
-    if kind == "cards" and isinstance(default, (list, tuple)):
+    if kind in ("cards", "codes", "ints") and isinstance(default, (list, tuple)):
         default = tuple(default)
     spec = ParamSpec(kind=kind, help=help, choices=choices, min=min, max=max,
                      nullable=nullable, count=count, seats=seats)
@@ -152,14 +162,28 @@ class Variant:
 
     @classmethod
     def params_dtype(cls) -> np.dtype:
-        return np.dtype([(f.name, np.float64 if _spec(f).kind == "float" else np.int64)
-                         for f in dataclasses.fields(cls)])
+        fields = []
+        for f in dataclasses.fields(cls):
+            spec = _spec(f)
+            if spec.kind in ("codes", "ints"):
+                fields.append((f.name, np.int64, (spec.count or 16,)))
+                fields.append((f.name + "_len", np.int64))
+            else:
+                fields.append((f.name, np.float64 if spec.kind == "float" else np.int64))
+        return np.dtype(fields)
 
     def to_params(self) -> np.ndarray:
         """One-row structured array for compiled kernels (read ``params[0].name``)."""
         row = np.zeros(1, dtype=self.params_dtype())
         for f in dataclasses.fields(self):
-            row[0][f.name] = _pack(_spec(f), getattr(self, f.name))
+            spec, value = _spec(f), getattr(self, f.name)
+            if spec.kind in ("codes", "ints"):
+                packed = [spec.choices.index(v) for v in value] if spec.kind == "codes" else list(value)
+                row[0][f.name][:] = -1
+                row[0][f.name][: len(packed)] = packed
+                row[0][f.name + "_len"] = len(packed)
+            else:
+                row[0][f.name] = _pack(spec, value)
         return row
 
 
@@ -222,6 +246,20 @@ def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
             if bad:
                 raise SimcardsError(f"{where}: {bad[0]} is not allowed (allowed: {' '.join(spec.choices)})")
         return names
+    if spec.kind in ("codes", "ints"):
+        items = _as_list(value)
+        if spec.count is not None and len(items) > spec.count:
+            raise SimcardsError(f"{where} takes at most {spec.count} items, got {len(items)}")
+        if spec.kind == "codes":
+            for item in items:
+                if item not in spec.choices:
+                    raise SimcardsError(f"{where}: {item!r} is not one of {', '.join(spec.choices)}")
+            return tuple(items)
+        numbers = tuple(_as_int(where, item) for item in items)
+        for n in numbers:
+            if (spec.min is not None and n < spec.min) or (spec.max is not None and n > spec.max):
+                raise SimcardsError(f"{where}: {n} is out of range (allowed: {spec.allowed()})")
+        return numbers
     if spec.kind == "seat":
         if isinstance(value, str) and value.strip().lower() == "random":
             return "random"
@@ -235,6 +273,13 @@ def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
     if spec.max is not None and number > spec.max:
         raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
     return number
+
+
+def _as_list(value: Any) -> list:
+    if isinstance(value, str):
+        text = value.strip().strip("[]{}()")
+        return [t.strip().strip("'\"") for t in text.replace(",", " ").split() if t.strip()]
+    return list(value)
 
 
 def _as_int(where: str, value: Any) -> int:
