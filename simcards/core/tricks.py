@@ -67,3 +67,51 @@ def cards_above(suit_cards, c_bit):
 def cards_below(suit_cards, c_bit):
     """Cards of ``suit_cards`` lower than the single card ``c_bit``."""
     return suit_cards & (c_bit - np.uint64(1))
+
+
+# ---------------------------------------------------------------- Spades family
+# Shared by partnership Spades and Cutthroat Spades (identical legal-move algorithm,
+# rules section 4.3 of both specifications).
+
+
+@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.uint64[:], nb.int64, nb.boolean, nb.boolean),
+         cache=True, inline="always")
+def spades_legal(hand, led_suit, suit_masks, forced_card, no_trump_lead, no_trump_discard):
+    """Legal cards of ``hand`` in a Spades-family game (trump = effective suit 3).
+
+    ``led_suit`` is -1 when the player leads. ``forced_card`` >= 0 forces that card
+    (opening lead of the lowest club). ``no_trump_lead``: spades not yet broken (and
+    the rule is on), so a trump may be led only from a hand of trumps.
+    ``no_trump_discard``: trick 1 with ``first_trick_trump_allowed = false``.
+    """
+    trumps = suit_masks[3]
+    if led_suit < 0:
+        if forced_card >= 0:
+            return bit(forced_card)
+        if no_trump_lead:
+            side = hand & ~trumps
+            if side:
+                return side
+        return hand
+    same = hand & suit_masks[led_suit]
+    if same:
+        return same
+    if no_trump_discard:
+        side = hand & ~trumps
+        if side:
+            return side
+    return hand
+
+
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+def card_beats(c, best, trump_suit, suit_masks):
+    """Whether card ``c`` beats ``best``, the card currently winning a trick.
+
+    ``best`` is of the led suit or a trump, so ``c`` wins exactly when it is a higher
+    card of ``best``'s effective suit, or a trump played over a non-trump.
+    """
+    sc = suit_of_card(c, suit_masks)
+    sb = suit_of_card(best, suit_masks)
+    if sc == sb:
+        return c > best
+    return trump_suit >= 0 and sc == trump_suit
