@@ -213,7 +213,8 @@ def _unknown(game: str, name: str, specs: Mapping[str, ParamSpec]) -> str:
 def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
     """Turn a native or string value into the canonical one, or raise one line."""
     where = f"{game} parameter {name}"
-    if isinstance(value, str) and value.strip().lower() in _NULL and spec.kind != "cards":
+    if (isinstance(value, str) and value.strip().lower() in _NULL and spec.kind != "cards"
+            and value.strip() not in spec.choices):  # an enum may have a choice called "none"
         value = None
     if value is None:
         if spec.nullable:
