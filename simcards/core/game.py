@@ -6,6 +6,7 @@ The experiment layer, the CLI and the report know games only through
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -108,18 +109,49 @@ _ALIASES = {
 }
 
 
+def _games_from_environment() -> None:
+    """Games named in ``SIMCARDS_GAMES="name=module,..."`` (plug-ins; Dask workers inherit it)."""
+    import os
+
+    for item in os.environ.get("SIMCARDS_GAMES", "").split(","):
+        name, sep, module = item.partition("=")
+        if sep and name.strip() and module.strip():
+            _GAME_MODULES[name.strip()] = module.strip()
+
+
+def register_game(name: str, module: str) -> None:
+    """Make the module ``module`` (which exposes ``GAME``) available as game ``name``.
+
+    For games outside this package (and for the runner's own tests).
+    """
+    _GAME_MODULES[name] = module
+
+
+_games_from_environment()
+
+
 def game_names() -> list[str]:
-    """Names of the games whose package is installed."""
+    """Names of the games whose package is present."""
     names = []
     for name, module in _GAME_MODULES.items():
-        if importlib.util.find_spec(module) is not None:
+        if _installed(module):
             names.append(name)
     return names
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def get_game(name: str) -> Game:
     """The Game called ``name`` (or an alias), or a one-line SimcardsError."""
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
-    if key not in _GAME_MODULES or importlib.util.find_spec(_GAME_MODULES[key]) is None:
+    if key not in _GAME_MODULES or not _installed(_GAME_MODULES[key]):
         raise SimcardsError(f"unknown game {name!r} (games: {', '.join(game_names())})")
-    return importlib.import_module(_GAME_MODULES[key]).GAME
+    module = importlib.import_module(_GAME_MODULES[key])
+    if not hasattr(module, "GAME"):
+        raise SimcardsError(f"game package {_GAME_MODULES[key]} is incomplete (it defines no GAME)")
+    return module.GAME

@@ -1,0 +1,117 @@
+"""The Python API: the same operations as the CLI, returning DataFrames."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Game, game_names, get_game
+from simcards.experiment.runner import RunResult, execute
+from simcards.experiment.spec import make_spec
+
+
+def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mapping[str, int | None]):
+    """Pick the unit and count from ``count`` or a plural keyword (``deals=``, ``games=``...)."""
+    given = {k: v for k, v in counts.items() if v is not None}
+    plurals = {u.plural: u.name for u in game.units}
+    for k in given:
+        if k not in plurals:
+            raise SimcardsError(f"{game.name} has no unit counted in {k} (units: "
+                                f"{', '.join(f'{u.name} (--{u.plural})' for u in game.units)})")
+    if len(given) > 1:
+        raise SimcardsError(f"give one count, not {' and '.join('--' + k for k in given)}")
+    if given:
+        (plural, n), = given.items()
+        implied = plurals[plural]
+        if unit is not None and unit != implied:
+            raise SimcardsError(f"--{plural} counts {implied}s but --unit is {unit}; use --{game.unit(unit).plural}")
+        if count is not None:
+            raise SimcardsError("give either a count or --" + plural)
+        return implied, n
+    return game.unit(unit).name, count
+
+
+def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
+                   preset: str | None = None, variant: Mapping[str, Any] | None = None,
+                   settings: Sequence[str] = (), policy: str | None = None,
+                   seat_policy: Mapping[int, str] | None = None, out: str | Path | None = None,
+                   threads: int | None = None, backend: str = "local", scheduler: str | None = None,
+                   workers: int | None = None, records: str = "all", chunk_size: int | None = None,
+                   progress: bool = False, force: bool = False, **counts: int | None) -> RunResult:
+    """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
+    g = game if isinstance(game, Game) else get_game(game)
+    unit_name, n = resolve_count(g, unit, count, counts)
+    spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
+                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records)
+    result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                     force=force, progress=progress)
+    if out is not None:
+        from simcards.report.figures import save_figures
+
+        save_figures(g, result)
+    return result
+
+
+def run(game: str, **options: Any) -> pd.DataFrame:
+    """Simulate and return per-record rows; ``df.attrs["summary"]`` holds the estimates.
+
+    ``simcards.run("spades", deals=100_000, seed=7, variant={"bag_limit": 5})``.
+    Options: unit, count or a plural (deals=, games=, ...), seed, preset, variant (dict),
+    settings (``["name=value"]``), policy, seat_policy ({seat: name}), out, threads,
+    backend, scheduler, records, chunk_size, progress, force.
+    """
+    result = run_experiment(game, **options)
+    frame = result.records if result.records is not None else pd.DataFrame()
+    frame.attrs["summary"] = result.summary
+    frame.attrs["spec"] = result.spec.to_dict()
+    return frame
+
+
+def games() -> pd.DataFrame:
+    """One row per available game."""
+    rows = []
+    for name in game_names():
+        try:
+            g = get_game(name)
+        except SimcardsError:
+            continue  # a package still being written
+        rows.append({"game": g.name, "title": g.title, "units": ", ".join(u.name for u in g.units),
+                     "policies": ", ".join(g.policies.names()), "description": g.description})
+    return pd.DataFrame(rows)
+
+
+def rules(game: str) -> pd.DataFrame:
+    """Every house-rule parameter of ``game``: default, allowed values, meaning."""
+    g = get_game(game)
+    rows = []
+    for name, spec in g.variant_type.param_specs().items():
+        default = g.variant_type.defaults()[name]
+        rows.append({"parameter": name, "default": _show(default), "allowed": spec.allowed(), "meaning": spec.help})
+    return pd.DataFrame(rows)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
+                preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
+                policy: str | None = None, seat_policy: Mapping[int, str] | None = None) -> str:
+    """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints)."""
+    from simcards.core.policy import seat_policies
+
+    g = game if isinstance(game, Game) else get_game(game)
+    u = g.unit(unit)
+    if index < 0:
+        raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
+    v = g.variant(preset, variant, list(settings))
+    table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    return g.replay(u.name, v, table, seed, index)

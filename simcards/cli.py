@@ -1,0 +1,268 @@
+"""The ``simcards`` command line: parse, validate, call the library, print. No logic.
+
+Every user mistake ends with one line ``error: ...`` and exit status 2.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from simcards.core.errors import SimcardsError
+
+EPILOG_RUN = """\b
+Examples:
+  simcards run spades --deals 1000000 --seed 7 --out results/spades-default
+  simcards run spades --unit game --games 20000 --preset club_rules --set bag_limit=5 --out results/bag5
+  simcards run spades --policy expert --seat-policy 1=basic --seat-policy 3=my_bots.py:cautious --deals 200000
+  simcards run cutthroat --players 5 --set jokers=2 --unit game --games 50000
+  simcards run spades --deals 2000000 --backend dask            # local Dask cluster
+  simcards run spades --deals 50000000 --backend dask --scheduler tcp://host:8786 --out results/big
+
+An interrupted run keeps its finished chunks: rerun the same command to resume.
+Without --out, results go to results/<game>-<unit>-<hash of the experiment>."""
+
+COUNT_OPTIONS = ("deals", "games", "tournaments", "baazis", "matches")
+
+
+class SimcardsGroup(click.Group):
+    """Turns SimcardsError and click usage errors into one line and exit status 2."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "simcards", standalone_mode=False, **extra)
+        except SimcardsError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            context = f" (see `{exc.ctx.command_path} --help`)" if getattr(exc, "ctx", None) else ""
+            click.echo(f"error: {exc.format_message()}{context}", err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _fail(message: str):
+    raise SimcardsError(message)
+
+
+def _seat_policies(values) -> dict[int, str]:
+    out = {}
+    for v in values:
+        seat, sep, name = v.partition("=")
+        if not sep or not seat.strip().isdigit() or not name.strip():
+            _fail(f"--seat-policy takes SEAT=POLICY (e.g. 1=basic or 3=my_bots.py:cautious), got {v!r}")
+        out[int(seat)] = name.strip()
+    return out
+
+
+def _shortcut_pairs(game, players, deal_type, contract) -> list[str]:
+    pairs = []
+    for option, value in (("players", players), ("deal-type", deal_type), ("contract", contract)):
+        if value is None:
+            continue
+        field = game.shortcuts.get(option)
+        if field is None:
+            _fail(f"{game.name} has no --{option} option")
+        pairs.append(f"{field}={value}")
+    return pairs
+
+
+def _print_table(frame, max_rows: int = 60) -> None:
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", max_rows, "display.width", 160, "display.max_columns", 20,
+                           "display.float_format", "{:.4g}".format):
+        click.echo(frame.to_string(index=False))
+
+
+def _print_summary(summary, max_rows: int = 60) -> None:
+    if summary is None or not len(summary):
+        click.echo("(no summary)")
+        return
+    table = summary.copy()
+    table["95% CI"] = [f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(table.ci_low, table.ci_high)]
+    table = table[["metric", "group", "n", "estimate", "95% CI"]]
+    _print_table(table, max_rows)
+    if len(table) > max_rows:
+        click.echo(f"... {len(table) - max_rows} more rows in summary.csv")
+
+
+@click.group(cls=SimcardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simcards")
+def main():
+    """Monte Carlo strategy analysis for card games.
+
+    \b
+    Start with:
+      simcards games                  the games, one line each
+      simcards rules spades           every house rule of a game, presets, units, policies
+      simcards run spades --deals 100000 --out results/first
+      simcards replay spades --seed 7 --deal 123
+    """
+
+
+@main.command()
+def games():
+    """List the games, one line each."""
+    from simcards.api import games as list_games
+
+    for row in list_games().itertuples(index=False):
+        click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")
+
+
+@main.command()
+@click.argument("game")
+def rules(game):
+    """Show GAME's house-rule parameters, presets, units, record columns and policies."""
+    from simcards.api import rules as rule_table
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    click.echo(f"{g.title} ({g.name})\n{g.description}\n")
+    click.echo("Parameters (set with --set name=value):")
+    for row in rule_table(game).itertuples(index=False):
+        click.echo(f"  {row.parameter} = {row.default}\n      allowed: {row.allowed}\n      {row.meaning}")
+    click.echo("\nPresets (--preset NAME):")
+    for name, settings in g.presets.items():
+        text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
+        click.echo(f"  {name}: {text}")
+    if g.shortcuts:
+        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items()))
+    click.echo("\nUnits (--unit NAME, count with --<plural>):")
+    for u in g.units:
+        click.echo(f"  {u.name} (--{u.plural}): {u.help}")
+        for c in u.columns:
+            click.echo(f"      {c.name}: {c.help}")
+    click.echo("\nPolicies (--policy NAME, --seat-policy SEAT=NAME, or my_bots.py:name):")
+    for name, p in g.policies.builtins.items():
+        doc = (getattr(p, "doc", "") or "").strip().splitlines()
+        click.echo(f"  {name}" + (f": {doc[0]}" if doc else ""))
+    click.echo("  decisions: " + "; ".join(f"{d.name}{d.signature} - {d.help}" for d in g.policies.decisions))
+
+
+def experiment_options(f):
+    """Options shared by run, compare and the odds commands."""
+    options = [
+        click.option("--unit", help="What one record is (deal, game, ...; see `simcards rules GAME`)."),
+        click.option("--count", type=int, help="Number of records (or use --deals/--games/...)."),
+        *[click.option(f"--{c}", c, type=int, help=f"Number of {c} (picks that unit).") for c in COUNT_OPTIONS],
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same."),
+        click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
+        click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
+        click.option("--policy", help="Policy of every seat: random, basic, expert or file.py:name."),
+        click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat (repeatable)."),
+        click.option("--players", type=int, help="Number of players (games that have several forms)."),
+        click.option("--deal-type", help="Kierki: the deal type studied with --unit deal."),
+        click.option("--contract", type=int, help="Contract Rummy: the contract studied with --unit deal."),
+        click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
+        click.option("--chunk-size", type=int, help="Records per chunk (default: about a second of work)."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
+@main.command(epilog=EPILOG_RUN)
+@click.argument("game", required=False)
+@experiment_options
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/<game>-<unit>-<hash>).")
+@click.option("--records", type=click.Choice(["all", "summary", "none"]), default="all", show_default=True,
+              help="Keep per-record rows (all), only the summary (summary) or nothing but meta.json (none).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local threads, or Dask (a local cluster, or --scheduler).")
+@click.option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://host:8786.")
+@click.option("--workers", type=int, help="Worker processes of the local Dask cluster (default: all cores).")
+@click.option("--force", is_flag=True, help="Replace a results folder that holds a different experiment.")
+@click.option("--spec", "spec_file", type=click.Path(path_type=Path), help="Run the experiment described in a TOML file.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary table.")
+def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
+        seat_policy, players, deal_type, contract, threads, chunk_size, out, records, backend, scheduler,
+        workers, force, spec_file, quiet):
+    """Simulate GAME and write a results folder with records, summary and figures."""
+    from simcards.api import run_experiment
+    from simcards.core.game import get_game
+    from simcards.experiment.runner import Interrupted
+    from simcards.experiment.spec import make_spec
+
+    if spec_file is not None:
+        from simcards.experiment.files import run_spec_file
+
+        run_spec_file(spec_file, out=out, threads=threads, backend=backend, scheduler=scheduler,
+                      workers=workers, force=force, progress=not quiet, echo=click.echo,
+                      print_summary=None if quiet else _print_summary)
+        return
+    if game is None:
+        _fail("name a game (see `simcards games`) or give --spec FILE")
+    g = get_game(game)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
+    counts = dict(deals=deals, games=games, tournaments=tournaments, baazis=baazis, matches=matches)
+    if out is None:
+        from simcards.api import resolve_count
+
+        unit_name, n = resolve_count(g, unit, count, counts)
+        spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, settings=pairs, policy=policy,
+                         seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records)
+        out = Path("results") / f"{g.name}-{spec.unit}-{spec.digest()}"
+    try:
+        result = run_experiment(g, unit=unit, count=count, seed=seed, preset=preset, settings=pairs, policy=policy,
+                                seat_policy=_seat_policies(seat_policy), out=out, threads=threads, backend=backend,
+                                scheduler=scheduler, workers=workers, records=records, chunk_size=chunk_size,
+                                progress=not quiet and sys.stderr.isatty(), force=force, **counts)
+    except Interrupted as exc:
+        click.echo(f"\ninterrupted: {exc.done} of {exc.total} chunks kept in {exc.out}; "
+                   f"run the same command again to resume", err=True)
+        sys.exit(130)
+    if not quiet:
+        _print_summary(result.summary)
+    done = f"{result.spec.count:,} {result.spec.unit}s"
+    if result.computed_chunks:
+        done += f" in {result.seconds:.1f} s ({result.rate:,.0f}/s)"
+    if result.resumed_chunks:
+        done += f", {result.resumed_chunks} of {result.spec.n_chunks()} chunks already done"
+    click.echo(f"{done} -> {result.out}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run the record belongs to.")
+@click.option("--deal", "deal_index", type=int, help="Replay deal number N (unit deal).")
+@click.option("--game", "game_index", type=int, help="Replay game number N (unit game).")
+@click.option("--tournament", "tournament_index", type=int, help="Replay tournament number N.")
+@click.option("--baazi", "baazi_index", type=int, help="Replay baazi number N.")
+@click.option("--match", "match_index", type=int, help="Replay match number N.")
+@click.option("--preset", help="Named house-rule set.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
+@click.option("--policy", help="Policy of every seat.")
+@click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
+@click.option("--players", type=int, help="Number of players (games that have several forms).")
+@click.option("--deal-type", help="Kierki: deal type of --deal.")
+@click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
+def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
+           policy, seat_policy, players, deal_type, contract):
+    """Print one record of GAME move by move: hands, bids, every move, the score.
+
+    \b
+    Examples:
+      simcards replay spades --seed 7 --deal 123
+      simcards replay kierki --seed 3 --game 17
+    """
+    from simcards.api import replay_text
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    chosen = {u: i for u, i in (("deal", deal_index), ("game", game_index), ("tournament", tournament_index),
+                                ("baazi", baazi_index), ("match", match_index)) if i is not None}
+    if len(chosen) != 1:
+        _fail("name one record: --deal N, --game N, ... (see `simcards rules " + g.name + "` for units)")
+    (unit, index), = chosen.items()
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
+    click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
+                           seat_policy=_seat_policies(seat_policy)))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

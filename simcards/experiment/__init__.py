@@ -1,0 +1,1 @@
+"""Experiments: spec -> plan -> run (threads or Dask) -> store -> statistics."""

@@ -1,0 +1,105 @@
+"""What an experiment is: a small, hashable, JSON-able description.
+
+An :class:`ExperimentSpec` holds everything that determines the records: game,
+unit, count, seed, the full variant, the policy of each seat (with a fingerprint
+of any user policy file) and the chunk size. Two runs with equal specs produce
+identical records; ``meta.json`` stores the spec so a run can be reproduced from it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Game, get_game
+from simcards.core.policy import is_user_spec, seat_policies
+
+RECORD_MODES = ("all", "summary", "none")
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    game: str
+    unit: str
+    count: int
+    seed: int
+    variant: Mapping[str, Any]
+    policies: tuple[str, ...]
+    chunk_size: int
+    records: str = "all"
+    policy_files: Mapping[str, str] = field(default_factory=dict)  # path -> sha256
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["policies"] = list(self.policies)
+        d["variant"] = dict(self.variant)
+        d["policy_files"] = dict(self.policy_files)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ExperimentSpec":
+        try:
+            return cls(game=d["game"], unit=d["unit"], count=int(d["count"]), seed=int(d["seed"]),
+                       variant=dict(d["variant"]), policies=tuple(d["policies"]),
+                       chunk_size=int(d["chunk_size"]), records=d.get("records", "all"),
+                       policy_files=dict(d.get("policy_files", {})))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SimcardsError(f"not a simcards experiment spec ({type(exc).__name__}: {exc})") from None
+
+    def digest(self) -> str:
+        """Short stable hash of the spec (names default result folders)."""
+        text = json.dumps(self.to_dict(), sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+    def n_chunks(self) -> int:
+        return -(-self.count // self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> tuple[int, int]:
+        start = chunk * self.chunk_size
+        return start, min(self.chunk_size, self.count - start)
+
+    def game_object(self) -> Game:
+        return get_game(self.game)
+
+    def variant_object(self):
+        return self.game_object().variant_type.from_mapping(self.variant)
+
+
+def file_fingerprint(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).expanduser().read_bytes()).hexdigest()[:16]
+    except OSError:
+        raise SimcardsError(f"policy file {path!r} cannot be read") from None
+
+
+def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
+              preset: str | None = None, variant: Mapping[str, Any] | None = None,
+              settings: Sequence[str] = (), policy: str | None = None,
+              seat_policy: Mapping[int, str] | None = None, chunk_size: int | None = None,
+              records: str = "all") -> ExperimentSpec:
+    """Validate user choices and build the spec (one-line SimcardsError on bad input)."""
+    g = game if isinstance(game, Game) else get_game(game)
+    u = g.unit(unit)
+    if count is None:
+        count = 10_000
+    if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+        raise SimcardsError(f"the number of {u.plural} must be a positive integer, got {count!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
+    if records not in RECORD_MODES:
+        raise SimcardsError(f"records must be one of {', '.join(RECORD_MODES)}, got {records!r}")
+    v = g.variant(preset, variant, list(settings))
+    specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
+    g.policies.table(specs)  # compile now: a bad policy fails before any work starts
+    files = {s.rpartition(":")[0]: file_fingerprint(s.rpartition(":")[0]) for s in specs if is_user_spec(s)}
+    if chunk_size is None:
+        chunk_size = u.chunk_size
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
+        raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
+    return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),
+                          policies=tuple(specs), chunk_size=chunk_size, records=records,
+                          policy_files=files)

@@ -1,0 +1,117 @@
+"""Additive tallies and the 95 % intervals computed from them.
+
+A *tally* is a DataFrame with columns ``metric, group, kind, n, sum, sumsq``:
+
+- ``kind == "rate"``: ``sum`` successes out of ``n`` trials (a proportion);
+- ``kind == "mean"``: ``sum`` and ``sumsq`` of ``n`` observations.
+
+Tallies of chunks add up row by row (:func:`merge`), so a run of any size keeps only
+one small table in memory. :func:`finalize` turns a tally into estimates with 95 %
+intervals: Wilson score intervals for rates (statsmodels), Student-t intervals for
+means (scipy).
+
+Games build their tallies with :func:`rate` and :func:`mean`.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+TALLY_COLUMNS = ["metric", "group", "kind", "n", "sum", "sumsq"]
+SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "estimate", "ci_low", "ci_high"]
+ALL = "all"
+
+
+def empty() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("sum", "sumsq") else ("int64" if c == "n" else "object"))
+                         for c in TALLY_COLUMNS})
+
+
+def _grouped(metric: str, kind: str, values: pd.Series, by: pd.Series | None) -> pd.DataFrame:
+    values = values.astype("float64")
+    if by is None:
+        frame = pd.DataFrame({"group": [ALL], "n": [len(values)], "sum": [values.sum()],
+                              "sumsq": [(values * values).sum()]})
+    else:
+        g = pd.DataFrame({"group": by.astype(str).to_numpy(), "v": values.to_numpy()})
+        g["v2"] = g["v"] * g["v"]
+        frame = g.groupby("group", sort=True).agg(n=("v", "size"), sum=("v", "sum"), sumsq=("v2", "sum")).reset_index()
+    frame.insert(0, "metric", metric)
+    frame.insert(2, "kind", kind)
+    return frame[TALLY_COLUMNS]
+
+
+def rate(metric: str, success, *, by=None, where=None) -> pd.DataFrame:
+    """Tally rows for a proportion: ``success`` is a boolean Series (True = success).
+
+    ``by`` splits it into groups (a Series aligned with ``success``); ``where`` keeps only
+    the rows where it is True (e.g. only hands where the bid was nil).
+    """
+    success = pd.Series(success)
+    if where is not None:
+        where = pd.Series(where).astype(bool).to_numpy()
+        success = success[where]
+        by = None if by is None else pd.Series(by)[where]
+    return _grouped(metric, "rate", success.astype(bool), None if by is None else pd.Series(by))
+
+
+def mean(metric: str, values, *, by=None, where=None) -> pd.DataFrame:
+    """Tally rows for a mean of ``values`` (optionally grouped by ``by``, filtered by ``where``)."""
+    values = pd.Series(values)
+    if where is not None:
+        where = pd.Series(where).astype(bool).to_numpy()
+        values = values[where]
+        by = None if by is None else pd.Series(by)[where]
+    return _grouped(metric, "mean", values, None if by is None else pd.Series(by))
+
+
+def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate a game's tally pieces into one tally."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return empty()
+    return merge(pd.concat(parts, ignore_index=True))
+
+
+def merge(*tallies: pd.DataFrame) -> pd.DataFrame:
+    """Add tallies row by row (same metric, group and kind)."""
+    frames = [t for t in tallies if t is not None and len(t)]
+    if not frames:
+        return empty()
+    both = pd.concat(frames, ignore_index=True)
+    out = both.groupby(["metric", "group", "kind"], sort=False, as_index=False)[["n", "sum", "sumsq"]].sum()
+    out["n"] = out["n"].astype("int64")
+    return out[TALLY_COLUMNS]
+
+
+def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Estimates with ``confidence`` intervals for every tally row."""
+    from scipy import stats as sps
+    from statsmodels.stats.proportion import proportion_confint
+
+    rows = []
+    for r in tally.itertuples(index=False):
+        n = int(r.n)
+        if n == 0:
+            rows.append((r.metric, r.group, r.kind, 0, np.nan, np.nan, np.nan))
+            continue
+        if r.kind == "rate":
+            est = r.sum / n
+            lo, hi = proportion_confint(int(round(r.sum)), n, alpha=1 - confidence, method="wilson")
+        else:
+            est = r.sum / n
+            if n > 1:
+                var = max((r.sumsq - n * est * est) / (n - 1), 0.0)
+                half = sps.t.ppf(0.5 + confidence / 2, n - 1) * np.sqrt(var / n)
+            else:
+                half = np.nan
+            lo, hi = est - half, est + half
+        rows.append((r.metric, r.group, r.kind, n, float(est), float(lo), float(hi)))
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def half_width(summary: pd.DataFrame) -> pd.Series:
+    """Half-width of each summary row's interval."""
+    return (summary["ci_high"] - summary["ci_low"]) / 2

@@ -1,0 +1,1 @@
+"""Figures and strategy reports built from results folders."""

@@ -1,0 +1,97 @@
+"""A tiny game for the runner's tests: each record rolls dice, a policy decides rerolls.
+
+It exercises the whole Game contract (variant, policies per seat, units, tally,
+figures, replay) in a few lines, so the runner is tested without any real game.
+"""
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.game import Column, Game, Unit
+from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.rng import below, stream_start
+from simcards.core.variant import Variant, param
+from simcards.experiment import stats
+
+KEEP_SIG = types.int64(types.int64[:], types.uint64[:])
+
+
+@dataclass(frozen=True)
+class ToyVariant(Variant):
+    game_name = "toy"
+    sides: int = param(6, min=2, max=100, help="Sides of each die.")
+    players: int = param(2, min=1, max=4, help="Players.")
+
+
+@nb.njit(KEEP_SIG, cache=True, nogil=True)
+def keep_always(view, rng):
+    return 1
+
+
+@nb.njit(KEEP_SIG, cache=True, nogil=True)
+def keep_high(view, rng):
+    return 1 if view[0] * 2 > view[1] else 0
+
+
+@nb.njit(KEEP_SIG, cache=True, nogil=True)
+def keep_random(view, rng):
+    return below(rng, 2)
+
+
+@nb.njit(cache=True, nogil=True)
+def _simulate(params, seed, start, out, keep):
+    view = np.zeros(2, np.int64)
+    rng = np.zeros(1, np.uint64)
+    p = params[0]
+    for r in range(out.shape[0]):
+        rng[0] = stream_start(np.uint64(seed), np.uint64(start + r), np.uint64(0))
+        best = -1
+        for seat in range(p.players):
+            roll = below(rng, p.sides) + 1
+            view[0] = roll
+            view[1] = p.sides
+            if keep[seat](view, rng) == 0:
+                roll = below(rng, p.sides) + 1
+            out[r, seat] = roll
+            if roll > best:
+                best = roll
+        out[r, 4] = best
+
+
+def simulate(unit, variant, table, seed, start, count):
+    out = np.zeros((count, 5), np.int64)
+    _simulate(variant.to_params(), seed, start, out, table["keep"])
+    return out
+
+
+def tally(unit, records, variant):
+    return stats.combine([stats.mean("best", records["best"]),
+                          stats.rate("six_or_more", records["best"] >= 6),
+                          stats.mean("roll", records["roll0"], by=np.zeros(len(records), int))])
+
+
+def figures(unit, summary, variant):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.bar(summary["metric"], summary["estimate"])
+    return {"estimates": fig}
+
+
+def replay(unit, variant, table, seed, index):
+    row = simulate(unit, variant, table, seed, index, 1)[0]
+    return f"toy {unit} {index}: rolls {row[:variant.players].tolist()} best {row[4]}"
+
+
+GAME = Game(
+    name="toy", title="Toy dice", description="Dice for testing the runner.", variant_type=ToyVariant,
+    presets={"big": {"sides": 20}},
+    units=(Unit("deal", "deals", tuple(Column(n, n) for n in ("roll0", "roll1", "roll2", "roll3", "best")),
+                "one roll", chunk_size=1000),),
+    policies=PolicyCatalog("toy", (Decision("keep", KEEP_SIG, "keep the roll (1) or reroll (0)"),),
+                           {"random": Policy("random", keep=keep_random), "basic": Policy("basic", keep=keep_always),
+                            "expert": Policy("expert", keep=keep_high)}, max_seats=4),
+    seats=lambda v: v.players, simulate=simulate, tally=tally, figures=figures, replay=replay,
+)
