@@ -1,0 +1,106 @@
+"""Experiment files: a TOML description of a run (or, with arms, a comparison).
+
+    name = "spades-bags"            # results/<name> unless --out is given
+    question = "Does a 5-bag limit shorten games?"
+    game = "spades"
+    unit = "game"
+    count = 20000                   # or games = 20000, deals = ...
+    seed = 7
+    preset = "club_rules"
+    policy = "basic"
+    records = "all"
+    [variant]
+    bag_limit = 5
+    [seat_policy]
+    1 = "expert"
+
+With ``[[arms]]`` tables (each with its own ``name``, ``variant``, ``policy``,
+``seat_policy``) the file describes a comparison (see ``simcards compare``).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from simcards.core.errors import SimcardsError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+RUN_KEYS = {"name", "question", "game", "unit", "count", "deals", "games", "tournaments", "baazis", "matches",
+            "seed", "preset", "variant", "settings", "policy", "seat_policy", "records", "chunk_size", "arms",
+            "metrics", "precision", "max_count", "out"}
+ARM_KEYS = {"name", "variant", "settings", "policy", "seat_policy", "preset"}
+PLURALS = ("deals", "games", "tournaments", "baazis", "matches")
+
+
+def read_spec_file(path: str | Path) -> dict[str, Any]:
+    """Parse and check an experiment file's keys; one-line SimcardsError on any problem."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as exc:
+        raise SimcardsError(f"cannot read experiment file {p}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SimcardsError(f"experiment file {p} is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - RUN_KEYS)
+    if unknown:
+        raise SimcardsError(f"experiment file {p}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(RUN_KEYS))})")
+    if "game" not in data:
+        raise SimcardsError(f"experiment file {p}: missing key 'game'")
+    for key in ("variant", "seat_policy"):
+        if key in data and not isinstance(data[key], dict):
+            raise SimcardsError(f"experiment file {p}: {key} must be a table")
+    for i, arm in enumerate(data.get("arms", [])):
+        if not isinstance(arm, dict):
+            raise SimcardsError(f"experiment file {p}: arms must be [[arms]] tables")
+        bad = sorted(set(arm) - ARM_KEYS)
+        if bad:
+            raise SimcardsError(f"experiment file {p}: arm {i + 1} has unknown key {bad[0]!r} (keys: {', '.join(sorted(ARM_KEYS))})")
+    data["_path"] = str(p)
+    return data
+
+
+def seat_policy_table(table: dict | None, where: str) -> dict[int, str]:
+    out = {}
+    for k, v in (table or {}).items():
+        try:
+            out[int(k)] = str(v)
+        except ValueError:
+            raise SimcardsError(f"{where}: seat_policy keys are seat numbers, got {k!r}") from None
+    return out
+
+
+def run_options(data: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for ``simcards.api.run_experiment`` from a parsed file."""
+    where = f"experiment file {data['_path']}"
+    counts = {k: data[k] for k in PLURALS if k in data}
+    opts: dict[str, Any] = dict(unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
+                                preset=data.get("preset"), variant=data.get("variant"),
+                                settings=list(data.get("settings", [])), policy=data.get("policy"),
+                                seat_policy=seat_policy_table(data.get("seat_policy"), where),
+                                records=data.get("records", "all"), chunk_size=data.get("chunk_size"), **counts)
+    return opts
+
+
+def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
+    """Run the experiment an experiment file describes (arms: a comparison)."""
+    data = read_spec_file(path)
+    if data.get("arms"):
+        from simcards.experiment.compare import compare_from_file
+
+        return compare_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
+    from simcards.api import run_experiment
+
+    if out is None:
+        out = Path("results") / data.get("name", Path(path).stem)
+    result = run_experiment(data["game"], out=out, **run_options(data), **execute_options)
+    if print_summary:
+        print_summary(result.summary)
+    echo(f"{result.spec.count:,} {result.spec.unit}s -> {result.out}")
+    return result

@@ -1,0 +1,96 @@
+"""The Dask backend: same records as the local run, on a real scheduler and workers."""
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simcards.core.errors import SimcardsError
+from simcards.experiment.runner import execute
+from simcards.experiment.spec import make_spec
+
+DASK = str(Path(sys.executable).with_name("dask"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real `dask scheduler` and two `dask worker` processes on loopback."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ)
+    procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--dashboard-address", ":0", "--no-show"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    for _ in range(2):
+        procs.append(subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1",
+                                       "--no-dashboard", "--host", "127.0.0.1"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    from distributed import Client
+
+    deadline = time.time() + 90
+    while True:
+        try:
+            with Client(address, timeout=5) as c:
+                c.wait_for_workers(2, timeout=60)
+            break
+        except Exception:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.5)
+    yield address, procs
+    for p in reversed(procs):
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def test_scheduler_and_workers_give_the_local_records(cluster):
+    address, _ = cluster
+    spec = make_spec("toy", count=20000, seed=3, chunk_size=1500, seat_policy={1: "expert"})
+    local = execute(spec, threads=2)
+    remote = execute(spec, backend="dask", scheduler=address)
+    pd.testing.assert_frame_equal(local.records, remote.records)
+    pd.testing.assert_frame_equal(local.summary, remote.summary)
+
+
+def test_a_worker_killed_mid_run_does_not_change_the_result(cluster, tmp_path):
+    address, procs = cluster
+    spec = make_spec("toy", count=40000, seed=4, chunk_size=500, settings=["work=20000"])
+    killed = []
+
+    def kill_one_worker(chunk, total):
+        if not killed:
+            procs[1].kill()  # the first worker process dies with chunks in flight
+            killed.append(chunk)
+
+    remote = execute(spec, backend="dask", scheduler=address, out=tmp_path / "r", on_chunk=kill_one_worker)
+    assert killed
+    local = execute(spec, threads=2)
+    pd.testing.assert_frame_equal(local.records, remote.records)
+
+
+def test_a_local_cluster_started_by_simcards_gives_the_local_records():
+    spec = make_spec("toy", count=6000, seed=9, chunk_size=1000)
+    pd.testing.assert_frame_equal(execute(spec, backend="dask", workers=2).records,
+                                  execute(spec, threads=1).records)
+
+
+def test_an_unreachable_scheduler_fails_in_bounded_time_with_one_line():
+    spec = make_spec("toy", count=100)
+    t0 = time.time()
+    with pytest.raises(SimcardsError, match="cannot reach Dask scheduler"):
+        execute(spec, backend="dask", scheduler=f"tcp://127.0.0.1:{free_port()}", connect_timeout=3)
+    assert time.time() - t0 < 30
