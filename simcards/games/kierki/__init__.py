@@ -1,0 +1,32 @@
+"""Kierki: the Polish compendium game (7 negative deals, 4 trump deals, the lottery).
+
+Rules: shared/rules/kierki.md; docs: docs/games/kierki.md.
+"""
+from simcards.core.game import Game
+from simcards.games.kierki import records, replay as _replay
+from simcards.games.kierki.policies import CATALOG
+from simcards.games.kierki.rules import run_records
+from simcards.games.kierki.variant import PRESETS, KierkiVariant
+
+
+def simulate(unit, variant, table, seed, start, count):
+    """int64 records ``start .. start+count-1`` of ``unit`` (runs in nogil numba)."""
+    return run_records(unit, variant, table, seed, start, count)
+
+
+GAME = Game(
+    name="kierki",
+    title="Kierki",
+    description="Polish compendium: seven negative deals, four trump deals chosen from five cards, "
+                "and the Fan Tan lottery; the four totals always sum to zero.",
+    variant_type=KierkiVariant,
+    presets=PRESETS,
+    units=records.UNITS,
+    policies=CATALOG,
+    seats=lambda variant: 4,
+    simulate=simulate,
+    tally=records.tally,
+    figures=records.figures,
+    replay=_replay.replay,
+    shortcuts={"deal-type": "deal_type"},
+)

@@ -1,0 +1,469 @@
+"""Kierki decisions, the state views policies see, and the built-in policies.
+
+Three decisions, each ``int64(int64[:] info, uint64[:] masks, uint64[:] rng)``:
+
+``play`` (a card for a trick, negative and trump deals) -- returns a card of ``masks[M_LEGAL]``.
+
+  info[I_DEAL_TYPE]  deal type code (0 no_tricks .. 6 robber, 7 trumps)
+  info[I_SEAT]       the seat deciding (0=N, 1=E, 2=S, 3=W)
+  info[I_DEALER]     dealer of this deal
+  info[I_LEADER]     seat that led the current trick
+  info[I_TRICK]      trick number 1..13
+  info[I_N_IN_TRICK] cards already in the trick (0 = you lead)
+  info[I_TRUMP]      trump suit (0 C, 1 D, 2 H, 3 S) or -1 (none)
+  info[I_WIN_CARD]   card currently winning the trick (-1 when leading)
+  info[I_WIN_SEAT]   its seat (-1 when leading)
+  info[I_TRICK_CARDS + j]  j-th card of the trick (-1 if not yet played), j = 0..3
+  info[I_DEAL_PTS + s]     points seat s has taken in this deal so far
+  info[I_TOTALS + s]       seat s's game total before this deal
+  info[I_DEAL_NO]    deal number within the game (1-based)
+  info[I_PEN + c]    penalty of card c in this deal (<= 0; 0 in trump deals), c = 0..51
+  info[I_TRICK_PEN + t]    points charged to the winner of trick t (1..13) before card
+                           penalties (negative; +points_per_trump_trick in trump deals)
+  masks[M_HAND] own hand, masks[M_LEGAL] legal cards, masks[M_PLAYED] every card played in
+  the deal (current trick included), masks[M_TRICK] the current trick, masks[M_BY_SEAT + s]
+  cards seat s has played in this deal.
+
+``trump`` (the trump announcement) -- returns a suit 0..3, or -1 for no trumps.
+
+  info[T_SEAT], info[T_DEALER], info[T_N_SEEN] (= trump_choice_cards), info[T_ALLOWED]
+  (bit s: suit s may be chosen; bit 4: no trumps may be announced), info[T_DEAL_NO],
+  info[T_TOTALS + s]; masks[0] = exactly the cards the chooser has received so far.
+
+``lottery`` (a card for the Fan Tan layout; only asked when at least two cards are legal)
+-- returns a card of ``masks[M_LEGAL]``.
+
+  info[L_SEAT], info[L_DEALER], info[L_TURN] (turn number 0..), info[L_BASE] (position of
+  the opening rank in the layout sequence, -1 while ``first_card`` is still open),
+  info[L_ACE_HIGH] (0/1), info[L_LO + s] / info[L_HI + s] (lowest/highest position of row
+  s, -1 if unopened), info[L_LEFT + s] (cards left in seat s's hand), info[L_PASSES + s]
+  (passes made), info[L_PLACE + s] (0 still in, else finishing place), info[L_TOTALS + s],
+  info[L_DEAL_NO]; masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED] (the layout),
+  masks[M_BY_SEAT + s] (cards seat s has put on the layout).
+
+Layout position of a card: ace low ``A=0, 2=1 .. K=12``; ace high ``2=0 .. A=12``.
+
+Policies see only what section 10.1 allows: their own hand and public play.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.cards import bit, highest_card, lowest_card, popcount, SUIT_MASKS
+from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.rng import below, random_card_of
+
+SIG = types.int64(types.int64[:], types.uint64[:], types.uint64[:])
+
+# ---- play view
+I_DEAL_TYPE, I_SEAT, I_DEALER, I_LEADER, I_TRICK, I_N_IN_TRICK, I_TRUMP, I_WIN_CARD, I_WIN_SEAT = range(9)
+I_TRICK_CARDS = 9
+I_DEAL_PTS = 13
+I_TOTALS = 17
+I_DEAL_NO = 21
+I_PEN = 24
+I_TRICK_PEN = I_PEN + 52  # 76, indexed by trick number 0..13
+PLAY_INFO_LEN = I_TRICK_PEN + 14
+M_HAND, M_LEGAL, M_PLAYED, M_TRICK, M_BY_SEAT = 0, 1, 2, 3, 4
+MASKS_LEN = 8
+
+# ---- trump view
+T_SEAT, T_DEALER, T_N_SEEN, T_ALLOWED, T_DEAL_NO, T_TOTALS = 0, 1, 2, 3, 4, 5
+TRUMP_INFO_LEN = 9
+NO_TRUMP_BIT = 16
+
+# ---- lottery view
+L_SEAT, L_DEALER, L_TURN, L_BASE, L_ACE_HIGH = range(5)
+L_LO, L_HI, L_LEFT, L_PASSES, L_PLACE, L_TOTALS = 5, 9, 13, 17, 21, 25
+L_DEAL_NO = 29
+LOTTERY_INFO_LEN = 30
+
+TRUMPS_CODE = 7
+SUIT_ORDER = (3, 2, 1, 0)  # canonical tie-break order S, H, D, C
+_SM = SUIT_MASKS
+_ALL = np.uint64((1 << 52) - 1)
+
+_jit = nb.njit(SIG, cache=True, nogil=True)
+_helper = nb.njit(cache=True, nogil=True)
+
+
+# ---------------------------------------------------------------- small helpers
+
+@_helper
+def suit_cards(mask, s):
+    return mask & _SM[s]
+
+
+@_helper
+def lowest_canonical(mask):
+    """Lowest-ranked card of ``mask``; equal ranks broken S, H, D, C."""
+    for r in range(13):
+        for s in SUIT_ORDER:
+            c = s * 13 + r
+            if mask & bit(c):
+                return c
+    return -1
+
+
+@_helper
+def highest_canonical(mask):
+    """Highest-ranked card of ``mask``; equal ranks broken S, H, D, C."""
+    for r in range(12, -1, -1):
+        for s in SUIT_ORDER:
+            c = s * 13 + r
+            if mask & bit(c):
+                return c
+    return -1
+
+
+@_helper
+def beats(c, w, trump):
+    """Does card ``c`` beat the currently winning card ``w``?"""
+    sc, sw = c // 13, w // 13
+    if trump >= 0 and sc == trump and sw != trump:
+        return True
+    return sc == sw and c > w
+
+
+@_helper
+def winners_in(mask, w, trump):
+    """Cards of ``mask`` that would beat ``w``."""
+    out = np.uint64(0)
+    m = mask
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        if beats(c, w, trump):
+            out |= bit(c)
+    return out
+
+
+# ---------------------------------------------------------------- random
+
+@_jit
+def random_play(info, masks, rng):
+    return random_card_of(masks[M_LEGAL], rng)
+
+
+@_jit
+def random_trump(info, masks, rng):
+    allowed = info[T_ALLOWED]
+    n = popcount(np.uint64(allowed))
+    k = below(rng, n)
+    for s in (0, 1, 2, 3, 4):
+        if allowed & (1 << s):
+            if k == 0:
+                return s if s < 4 else -1
+            k -= 1
+    return -1
+
+
+@_jit
+def random_lottery(info, masks, rng):
+    return random_card_of(masks[M_LEGAL], rng)
+
+
+# ---------------------------------------------------------------- negative deals: duck and dump
+
+@_helper
+def _danger(info, c, ah_bonus):
+    d = -info[I_PEN + c]
+    if ah_bonus and c == 38 and info[I_PEN + 37] != 0:  # AH can capture the KH
+        d += 5
+    return d
+
+
+@_helper
+def _negative_play(info, masks, careful):
+    hand, legal, played = masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED]
+    n = info[I_N_IN_TRICK]
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    if n == 0:
+        best, best_key, fallback = -1, 1 << 40, -1
+        for s in SUIT_ORDER:
+            mine = legal & _SM[s]
+            if mine == 0:
+                continue
+            low = lowest_card(mine)
+            others = _SM[s] & ~played & ~hand
+            sure_win = others == 0 or low > highest_card(others)
+            if careful:
+                # how many outstanding cards of the suit lie below our lowest: the fewer, the safer
+                key = popcount(others & (bit(low) - np.uint64(1))) * 64 + popcount(hand & _SM[s]) * 4
+                key += 0 if _danger(info, low, 1) == 0 else 2048
+            else:
+                key = (low % 13) * 16 + popcount(hand & _SM[s])
+            if sure_win:
+                if fallback < 0 or low % 13 < fallback % 13:
+                    fallback = low
+                continue
+            if key < best_key:
+                best, best_key = low, key
+        return best if best >= 0 else fallback
+    w = info[I_WIN_CARD]
+    led = info[I_TRICK_CARDS] // 13
+    same = legal & _SM[led]
+    if same:
+        under = same & (bit(w) - np.uint64(1)) if w // 13 == led else same
+        if under:
+            return highest_card(under)
+        if n == 3:
+            return highest_card(same)
+        if careful:
+            # we will win unless someone later plays higher: shed the highest if no later
+            # player can still hold a higher card of the suit
+            others = _SM[led] & ~played & ~hand
+            if others == 0 or highest_card(others) < lowest_card(same):
+                return highest_card(same)
+        return lowest_card(same)
+    # void: dump the most dangerous card, then the highest rank
+    best, best_key = -1, -1
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        key = _danger(info, c, careful) * 16 + c % 13
+        if key > best_key or (key == best_key and _canon_before(c, best)):
+            best, best_key = c, key
+    return best
+
+
+@_helper
+def _canon_before(a, b):
+    """Is ``a`` before ``b`` in suit order S, H, D, C (same rank)?"""
+    return a // 13 > b // 13
+
+
+# ---------------------------------------------------------------- trump deals: greedy tricks
+
+@_helper
+def _masters(hand, played, s):
+    """Own cards of suit ``s`` that are the highest unplayed card of the suit."""
+    others = _SM[s] & ~played & ~hand
+    mine = hand & _SM[s]
+    if mine == 0:
+        return np.uint64(0)
+    top = highest_card(others)
+    return mine & ~((bit(top) << np.uint64(1)) - np.uint64(1)) if top >= 0 else mine
+
+
+@_helper
+def _trump_play(info, masks, careful):
+    hand, legal, played = masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED]
+    trump = info[I_TRUMP]
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    n = info[I_N_IN_TRICK]
+    if n == 0:
+        tmask = _SM[trump] if trump >= 0 else np.uint64(0)
+        my_trumps = popcount(legal & tmask)
+        out_trumps = popcount(tmask & ~played & ~hand)
+        tmast = _masters(hand, played, trump) & legal if trump >= 0 else np.uint64(0)
+        if tmast and my_trumps * 2 >= out_trumps and (not careful or out_trumps > 0):
+            return highest_card(tmast)
+        for s in SUIT_ORDER:
+            if s == trump:
+                continue
+            m = _masters(hand, played, s) & legal
+            if m:
+                if careful and trump >= 0 and out_trumps > 0:
+                    # a side master is only safe while nobody can ruff it: skip suits that
+                    # some opponent has shown out of
+                    others = _SM[s] & ~played & ~hand
+                    if popcount(others) < 2:
+                        continue
+                return highest_card(m)
+        if tmast:
+            return highest_card(tmast)
+        best_s, best_len = -1, -1
+        for s in SUIT_ORDER:
+            if s == trump:
+                continue
+            ln = popcount(legal & _SM[s])
+            if ln > best_len:
+                best_s, best_len = s, ln
+        if best_len > 0:
+            return lowest_card(legal & _SM[best_s])
+        return lowest_card(legal)
+    w = info[I_WIN_CARD]
+    led = info[I_TRICK_CARDS] // 13
+    same = legal & _SM[led]
+    if same:
+        win = winners_in(same, w, trump)
+        if win:
+            if careful and n < 3:
+                # with players still to come, win only with a card nobody left can beat
+                others = _SM[led] & ~played & ~hand
+                safe = win & ~((bit(highest_card(others)) << np.uint64(1)) - np.uint64(1)) if others else win
+                if safe:
+                    return lowest_card(safe)
+                return lowest_card(same)
+            return lowest_card(win)
+        return lowest_card(same)
+    tl = legal & _SM[trump] if trump >= 0 else np.uint64(0)
+    win = winners_in(tl, w, trump)
+    if win:
+        return lowest_card(win)
+    side = legal & ~tl
+    if side == 0:
+        return lowest_card(legal)
+    best_s, best_len = -1, 99
+    for s in SUIT_ORDER:
+        ln = popcount(side & _SM[s])
+        if 0 < ln < best_len:
+            best_s, best_len = s, ln
+    return lowest_card(side & _SM[best_s])
+
+
+@_jit
+def basic_play(info, masks, rng):
+    if info[I_DEAL_TYPE] == TRUMPS_CODE:
+        return _trump_play(info, masks, False)
+    return _negative_play(info, masks, False)
+
+
+@_jit
+def expert_play(info, masks, rng):
+    if info[I_DEAL_TYPE] == TRUMPS_CODE:
+        return _trump_play(info, masks, True)
+    return _negative_play(info, masks, True)
+
+
+# ---------------------------------------------------------------- trump choice
+
+@_helper
+def _choose_trump(info, seen, len_weight):
+    allowed = info[T_ALLOWED]
+    best, best_key = -1, -1
+    for s in SUIT_ORDER:
+        if not allowed & (1 << s):
+            continue
+        mine = seen & _SM[s]
+        hon = 0
+        for r in range(9, 13):
+            if mine & bit(s * 13 + r):
+                hon += r - 8
+        key = popcount(mine) * len_weight + hon
+        if key > best_key:
+            best, best_key = s, key
+    if allowed & NO_TRUMP_BIT:
+        longest = 0
+        aces = 0
+        for s in range(4):
+            longest = max(longest, popcount(seen & _SM[s]))
+            if seen & bit(s * 13 + 12):
+                aces += 1
+        if longest < 3 and aces >= 2:
+            return -1
+    return best
+
+
+@_jit
+def basic_trump(info, masks, rng):
+    """longest_then_honours: most cards, then honours A4 K3 Q2 J1, then S H D C."""
+    return _choose_trump(info, masks[0], 100)
+
+
+@_jit
+def expert_trump(info, masks, rng):
+    """strongest: maximise 2 x count + honour points."""
+    return _choose_trump(info, masks[0], 2)
+
+
+# ---------------------------------------------------------------- lottery
+
+@_helper
+def _pos(c, ace_high):
+    r = c % 13
+    if ace_high:
+        return r
+    return 0 if r == 12 else r + 1
+
+
+@_helper
+def _beyond(info, hand, c):
+    """Own cards of c's suit further out in the direction c extends its row."""
+    s = c // 13
+    ah = info[L_ACE_HIGH]
+    p = _pos(c, ah)
+    mine = (hand & _SM[s]) & ~bit(c)
+    if info[L_LO + s] < 0:
+        return popcount(mine)
+    up = p > info[L_HI + s]
+    k = 0
+    while mine:
+        o = lowest_card(mine)
+        mine &= mine - np.uint64(1)
+        q = _pos(o, ah)
+        if (up and q > p) or (not up and q < p):
+            k += 1
+    return k
+
+
+@_helper
+def _unlocks(info, masks, c):
+    """Unseen cards (not ours, not on the layout) that playing ``c`` makes playable."""
+    s = c // 13
+    ah = info[L_ACE_HIGH]
+    p = _pos(c, ah)
+    free = _SM[s] & ~masks[M_HAND] & ~masks[M_PLAYED]
+    k = 0
+    lo, hi = info[L_LO + s], info[L_HI + s]
+    down = lo < 0 or p < lo
+    upward = lo < 0 or p > hi
+    for q in (p - 1, p + 1):
+        if q < 0 or q > 12 or (q < p and not down) or (q > p and not upward):
+            continue
+        r = q if ah else (12 if q == 0 else q - 1)
+        if free & bit(s * 13 + r):
+            k += 1
+    return k
+
+
+@_helper
+def _lottery_pick(info, masks, blocker):
+    hand, legal = masks[M_HAND], masks[M_LEGAL]
+    best, best_key = -1, -(1 << 40)
+    base = info[L_BASE]
+    for r in range(13):
+        for s in SUIT_ORDER:
+            c = s * 13 + r
+            if not legal & bit(c):
+                continue
+            opening = info[L_LO + s] < 0
+            key = _beyond(info, hand, c) * 4 + (0 if opening else 1)
+            if blocker:
+                key -= _unlocks(info, masks, c) * 1024
+                if opening and base >= 0:
+                    key -= 256  # hold back the opening cards
+            if key > best_key:
+                best, best_key = c, key
+    return best
+
+
+@_jit
+def basic_lottery(info, masks, rng):
+    """chain: keep own later plays open (largest `beyond`), prefer non-openers."""
+    return _lottery_pick(info, masks, False)
+
+
+@_jit
+def expert_lottery(info, masks, rng):
+    """blocker: unlock as few unseen cards as possible, hold back 7s; ties by chain."""
+    return _lottery_pick(info, masks, True)
+
+
+DECISIONS = (
+    Decision("play", SIG, "a card for the current trick (negative and trump deals)"),
+    Decision("trump", SIG, "the trump suit (0 C, 1 D, 2 H, 3 S, -1 no trumps) from the first cards"),
+    Decision("lottery", SIG, "a card for the Fan Tan layout (asked only with 2+ legal cards)"),
+)
+
+RANDOM = Policy("random", play=random_play, trump=random_trump, lottery=random_lottery)
+BASIC = Policy("basic", play=basic_play, trump=basic_trump, lottery=basic_lottery)
+EXPERT = Policy("expert", play=expert_play, trump=expert_trump, lottery=expert_lottery)
+
+CATALOG = PolicyCatalog("kierki", DECISIONS, {"random": RANDOM, "basic": BASIC, "expert": EXPERT}, max_seats=4)

@@ -1,0 +1,689 @@
+"""Kierki rules kernel (numba): deal, trump choice, trick play, lottery, scoring.
+
+Cards and hands follow ``simcards.core.cards`` (card = suit*13 + rank, clubs 0,
+diamonds 1, hearts 2, spades 3; hands are ``uint64`` masks). Everything a deal needs
+is read from small arrays built once per chunk by :func:`kernel_tables`:
+
+- ``cfg``: int64 settings (``C_*`` indices below);
+- ``card_pen[t, c]``: points charged for capturing card ``c`` in a deal of type ``t``;
+- ``trick_pen[t, k]``: points for winning trick ``k`` (1..13) before card penalties
+  (negative deals) or the trick value (trump deals). A trick's charge is therefore
+  ``trick_pen[t, k] + sum(card_pen[t, c] for c in trick)``; the robber row is the
+  sum of the six negative rows, which is exactly the cumulative rule of 2.4;
+- ``pen_mask[t]``: cards that carry a penalty (used by early stop).
+
+Randomness: deal ``k`` (0-based) of record ``index`` uses stream ``4k`` for the
+shuffle and ``4k+1`` for policy choices (section 10.2), so early stop or a policy
+change in one deal never alters another deal's cards.
+
+Traces: when ``trace`` has more than one row, every event is appended as a row of
+``TRACE_WIDTH`` ints (``trace[0, 0]`` counts rows used); see ``EV_*`` and replay.py.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.cards import SUIT_MASKS, bit, lowest_card, popcount
+from simcards.core.rng import below, shuffle, stream_start
+from simcards.games.kierki import policies as P
+
+# deal type codes (variant.DEAL_TYPES order)
+NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_JACKS_KINGS, NO_KING_OF_HEARTS, NO_SEVENTH_LAST, ROBBER, TRUMPS, LOTTERY = range(9)
+HEARTS = 2
+KH = HEARTS * 13 + 11
+AH = HEARTS * 13 + 12
+HEART_MASK = SUIT_MASKS[HEARTS]
+_SM = SUIT_MASKS
+
+# cfg indices
+(C_HEART_RULE, C_RESTRICTED, C_KH_FORCED, C_EARLY_STOP, C_TRUMP_CHOOSER, C_CHOICE_CARDS, C_ALLOW_NT,
+ C_DISTINCT, C_TRUMP_LEADER, C_OBLIGATION, C_LOT_FIRST, C_LOT_OPEN, C_LOT_BASE, C_LOT_ACE, C_N_AWARDS,
+ C_AWARD0, C_AWARD1, C_AWARD2, C_FIRST_DEALER, C_DEAL_TYPE) = range(20)
+CFG_LEN = 20
+HL_ONLY_HEARTS_LEFT, HL_UNTIL_BROKEN, HL_UNRESTRICTED = 0, 1, 2
+KHF_OFF, KHF_WHEN_VOID, KHF_WHEN_BEATEN = 0, 1, 2
+OB_NONE, OB_MUST_TRUMP, OB_MUST_OVERTRUMP = 0, 1, 2
+
+# per-deal result (also the `deal` unit's record layout)
+(R_TYPE, R_DEALER, R_FIRST) = range(3)
+R_SCORE, R_TRICKS = 3, 7
+R_TRUMP, R_CHOOSER, R_TRUMP_SEEN, R_TRUMP_FULL = 11, 12, 13, 14
+R_SEVENS, R_PLACE = 15, 19
+R_TRICKS_PLAYED, R_TURNS = 23, 24
+RES_LEN = 25
+
+# trace events: row = [event, a, b, c, d, e]
+TRACE_WIDTH = 6
+EV_DEAL = 1      # deal_no, type, dealer, first player
+EV_HAND = 2      # seat, hand mask
+EV_TRUMP = 3     # chooser, suit (-1 none), seen mask, allowed bits
+EV_PLAY = 4      # seat, card, trick number (lottery: turn), legal mask
+EV_TRICK = 5     # trick number, winner, charge
+EV_PASS = 6      # seat, turn
+EV_OUT = 7       # seat, place, award
+EV_SCORE = 8     # s0, s1, s2, s3
+EV_EARLY = 9     # tricks played before an early stop
+
+FT = types.FunctionType(P.SIG)
+FUNCS = types.UniTuple(FT, 4)
+_jit = nb.njit(cache=True, nogil=True)
+
+
+@_jit
+def _trace(trace, ev, a, b, c, d, e):
+    if trace.shape[0] <= 1:
+        return
+    n = trace[0, 0] + 1
+    if n >= trace.shape[0]:
+        raise ValueError("kierki trace buffer too small")
+    trace[n, 0] = ev
+    trace[n, 1] = a
+    trace[n, 2] = b
+    trace[n, 3] = c
+    trace[n, 4] = d
+    trace[n, 5] = e
+    trace[0, 0] = n
+
+
+# ---------------------------------------------------------------- dealing
+
+@_jit
+def deal_hands(deck, rng, dealer, hands):
+    """Shuffle ``deck`` (52 cards) in place and deal: ``deck[i]`` goes to ``(dealer+1+i) % 4``.
+
+    Known-card dealing can pre-place cards in ``deck`` order before calling a partial shuffle.
+    """
+    for i in range(52):
+        deck[i] = i
+    shuffle(deck, rng)
+    for s in range(4):
+        hands[s] = 0
+    for i in range(52):
+        hands[(dealer + 1 + i) % 4] |= bit(deck[i])
+
+
+@_jit
+def first_cards(deck, dealer, seat, k):
+    """Mask of the first ``k`` cards ``seat`` receives under the canonical map."""
+    m = np.uint64(0)
+    i = (seat - dealer - 1) % 4
+    for _ in range(k):
+        m |= bit(deck[i])
+        i += 4
+    return m
+
+
+# ---------------------------------------------------------------- trick play
+
+@_jit
+def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_before):
+    """Legal cards (Appendix A ``legal_trick_cards``); ``first_card`` -1 when leading."""
+    if first_card < 0:
+        if (cfg[C_RESTRICTED] >> deal_type) & 1 and cfg[C_HEART_RULE] != HL_UNRESTRICTED:
+            non_hearts = hand & ~HEART_MASK
+            lifted = cfg[C_HEART_RULE] == HL_UNTIL_BROKEN and hearts_before
+            if non_hearts and not lifted:
+                return non_hearts
+        return hand
+    led = first_card // 13
+    same = hand & _SM[led]
+    kh_applies = (deal_type == NO_KING_OF_HEARTS or deal_type == ROBBER) and (hand & bit(KH)) != 0
+    if same:
+        if kh_applies and cfg[C_KH_FORCED] == KHF_WHEN_BEATEN and led == HEARTS and (trick_mask & bit(AH)):
+            return bit(KH)
+        return same
+    if kh_applies and cfg[C_KH_FORCED] != KHF_OFF:
+        return bit(KH)
+    if deal_type == TRUMPS and trump >= 0 and cfg[C_OBLIGATION] != OB_NONE:
+        trumps = hand & _SM[trump]
+        if trumps:
+            if cfg[C_OBLIGATION] == OB_MUST_OVERTRUMP:
+                played = trick_mask & _SM[trump]
+                if played:
+                    top = np.uint64(1) << np.uint64(63 - _clz(played))
+                    higher = trumps & ~((top << np.uint64(1)) - np.uint64(1))
+                    if higher:
+                        return higher
+            return trumps
+    return hand
+
+
+@_jit
+def _clz(x):
+    n = 0
+    for i in range(63, -1, -1):
+        if (x >> np.uint64(i)) & np.uint64(1):
+            return n
+        n += 1
+    return 64
+
+
+@_jit
+def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
+                funcs, rng, info, masks, totals, res, script, trace):
+    """Play the tricks of one negative or trump deal; scores and tricks go to ``res``.
+
+    ``script`` (length > 1) replaces the policies by a fixed card sequence, checked legal.
+    """
+    info[P.I_DEAL_TYPE] = deal_type
+    info[P.I_DEALER] = dealer
+    info[P.I_TRUMP] = trump
+    info[P.I_DEAL_NO] = deal_no
+    for s in range(4):
+        info[P.I_DEAL_PTS + s] = 0
+        info[P.I_TOTALS + s] = totals[s]
+        masks[P.M_BY_SEAT + s] = 0
+    for c in range(52):
+        info[P.I_PEN + c] = card_pen[deal_type, c]
+    for t in range(14):
+        info[P.I_TRICK_PEN + t] = trick_pen[deal_type, t]
+    played = np.uint64(0)
+    hearts_before = False
+    scripted = script.shape[0] > 1
+    ply = 0
+    tricks = 0
+    for t in range(1, 14):
+        trick_mask = np.uint64(0)
+        first = -1
+        win_card = -1
+        win_seat = -1
+        charge = trick_pen[deal_type, t]
+        for j in range(4):
+            seat = (leader + j) % 4
+            hand = hands[seat]
+            legal = trick_legal(hand, trick_mask, first, deal_type, trump, cfg, hearts_before)
+            if scripted:
+                card = script[ply]
+            elif legal & (legal - np.uint64(1)) == 0:
+                card = lowest_card(legal)
+            else:
+                info[P.I_SEAT] = seat
+                info[P.I_LEADER] = leader
+                info[P.I_TRICK] = t
+                info[P.I_N_IN_TRICK] = j
+                info[P.I_WIN_CARD] = win_card
+                info[P.I_WIN_SEAT] = win_seat
+                for k in range(j, 4):
+                    info[P.I_TRICK_CARDS + k] = -1
+                masks[P.M_HAND] = hand
+                masks[P.M_LEGAL] = legal
+                masks[P.M_PLAYED] = played
+                masks[P.M_TRICK] = trick_mask
+                card = funcs[seat](info, masks, rng)
+            if card < 0 or card > 51 or not (legal & bit(card)):
+                raise ValueError("kierki: a policy or script played an illegal card")
+            _trace(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
+            b = bit(card)
+            hands[seat] = hand ^ b
+            trick_mask |= b
+            played |= b
+            masks[P.M_BY_SEAT + seat] |= b
+            info[P.I_TRICK_CARDS + j] = card
+            charge += card_pen[deal_type, card]
+            if j == 0:
+                first = card
+                win_card = card
+                win_seat = seat
+            elif P.beats(card, win_card, trump):
+                win_card = card
+                win_seat = seat
+            ply += 1
+        res[R_SCORE + win_seat] += charge
+        res[R_TRICKS + win_seat] += 1
+        info[P.I_DEAL_PTS + win_seat] += charge
+        _trace(trace, EV_TRICK, t, win_seat, charge, 0, 0)
+        if trick_mask & HEART_MASK:
+            hearts_before = True
+        leader = win_seat
+        tricks = t
+        if (cfg[C_EARLY_STOP] and NO_HEARTS <= deal_type <= NO_KING_OF_HEARTS
+                and t < 13 and (pen_mask[deal_type] & ~played) == 0):
+            _trace(trace, EV_EARLY, t, 0, 0, 0, 0)
+            break
+    res[R_TRICKS_PLAYED] = tricks
+
+
+# ---------------------------------------------------------------- lottery
+
+@_jit
+def _lot_card(s, p, ace_high):
+    """Card at layout position ``p`` of suit ``s``."""
+    if ace_high:
+        return s * 13 + p
+    return s * 13 + (12 if p == 0 else p - 1)
+
+
+@_jit
+def lottery_legal(hand, lo, hi, base, ace_high):
+    """Legal Fan Tan cards (Appendix A ``lottery_legal``); ``base`` -1 = any card opens."""
+    legal = np.uint64(0)
+    for s in range(4):
+        if lo[s] < 0:
+            if base < 0:
+                legal |= hand & _SM[s]
+            else:
+                legal |= hand & bit(_lot_card(s, base, ace_high))
+        else:
+            if lo[s] > 0:
+                legal |= hand & bit(_lot_card(s, lo[s] - 1, ace_high))
+            if hi[s] < 12:
+                legal |= hand & bit(_lot_card(s, hi[s] + 1, ace_high))
+    return legal
+
+
+@_jit
+def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, res, lohi, script, trace):
+    """Play one lottery; awards and finishing places go to ``res`` (``lohi``: 8 ints of work space)."""
+    ace_high = cfg[C_LOT_ACE]
+    base = cfg[C_LOT_BASE]
+    lo = lohi[0:4]
+    hi = lohi[4:8]
+    lohi[:] = -1
+    open_card = cfg[C_LOT_OPEN]
+    if open_card >= 0:
+        seat = 0
+        for s in range(4):
+            if hands[s] & bit(open_card):
+                seat = s
+    elif cfg[C_LOT_FIRST] == 0:
+        seat = dealer
+    else:
+        seat = (dealer + 1) % 4
+    res[R_FIRST] = seat
+    info[P.L_DEALER] = dealer
+    info[P.L_ACE_HIGH] = ace_high
+    info[P.L_DEAL_NO] = deal_no
+    for s in range(4):
+        info[P.L_TOTALS + s] = totals[s]
+        info[P.L_PASSES + s] = 0
+        info[P.L_PLACE + s] = 0
+        masks[P.M_BY_SEAT + s] = 0
+    layout = np.uint64(0)
+    n_out = 0
+    turn = 0
+    scripted = script.shape[0] > 1
+    ply = 0
+    while True:
+        hand = hands[seat]
+        if hand == 0:
+            seat = (seat + 1) % 4
+            continue
+        if turn == 0 and open_card >= 0:
+            legal = bit(open_card)
+        else:
+            legal = lottery_legal(hand, lo, hi, base, ace_high)
+        if legal == 0:
+            info[P.L_PASSES + seat] += 1
+            _trace(trace, EV_PASS, seat, turn, 0, 0, 0)
+        else:
+            if scripted:
+                card = script[ply]
+            elif legal & (legal - np.uint64(1)) == 0:
+                card = lowest_card(legal)
+            else:
+                info[P.L_SEAT] = seat
+                info[P.L_TURN] = turn
+                info[P.L_BASE] = base
+                for s in range(4):
+                    info[P.L_LO + s] = lo[s]
+                    info[P.L_HI + s] = hi[s]
+                    info[P.L_LEFT + s] = popcount(hands[s])
+                masks[P.M_HAND] = hand
+                masks[P.M_LEGAL] = legal
+                masks[P.M_PLAYED] = layout
+                card = funcs[seat](info, masks, rng)
+            if card < 0 or card > 51 or not (legal & bit(card)):
+                raise ValueError("kierki: a policy or script played an illegal lottery card")
+            ply += 1
+            _trace(trace, EV_PLAY, seat, card, turn, np.int64(legal), 0)
+            b = bit(card)
+            hands[seat] = hand ^ b
+            layout |= b
+            masks[P.M_BY_SEAT + seat] |= b
+            s = card // 13
+            p = P._pos(card, ace_high)
+            if lo[s] < 0:
+                lo[s] = p
+                hi[s] = p
+                if base < 0:
+                    base = p
+            elif p < lo[s]:
+                lo[s] = p
+            else:
+                hi[s] = p
+            if hands[seat] == 0:
+                award = cfg[C_AWARD0 + n_out]
+                n_out += 1
+                res[R_SCORE + seat] += award
+                res[R_PLACE + seat] = n_out
+                info[P.L_PLACE + seat] = n_out
+                _trace(trace, EV_OUT, seat, n_out, award, 0, 0)
+                if n_out == cfg[C_N_AWARDS]:
+                    turn += 1
+                    break
+        turn += 1
+        if turn > 4 * 52:
+            raise ValueError("kierki: lottery did not end within 208 turns")
+        seat = (seat + 1) % 4
+    res[R_TURNS] = turn
+
+
+# ---------------------------------------------------------------- one deal of any type
+
+@_jit
+def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, card_pen, trick_pen, pen_mask,
+              play_funcs, trump_funcs, lot_funcs, deck, hands, info, masks, tinfo, totals, res, work, rngs,
+              script, trace):
+    """Deal and play one deal of ``deal_type``; fills ``res`` (layout ``R_*``).
+
+    ``trump_group_used`` holds suits already chosen in the current group of four trump
+    deals (bits), for ``trump_suits_distinct``; returns the updated bits.
+    """
+    for i in range(RES_LEN):
+        res[i] = 0
+    res[R_TYPE] = deal_type
+    res[R_DEALER] = dealer
+    res[R_TRUMP] = -2
+    res[R_CHOOSER] = -1
+    res[R_TRUMP_SEEN] = -1
+    res[R_TRUMP_FULL] = -1
+    rng_deck = rngs[0:1]
+    rng = rngs[1:2]
+    chooser = dealer
+    rng_deck[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1)))
+    rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1) + 1))
+    deal_hands(deck, rng_deck, dealer, hands)
+    for s in range(4):
+        res[R_SEVENS + s] = popcount(hands[s] & _seven_mask(cfg))
+    first = (dealer + 1) % 4
+    if deal_type == LOTTERY:
+        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, -1, 0)
+    elif deal_type == TRUMPS:
+        chooser = dealer if cfg[C_TRUMP_CHOOSER] == 0 else (dealer + 1) % 4
+        first = dealer if cfg[C_TRUMP_LEADER] == 0 else (dealer + 1) % 4
+        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, first, 0)
+    else:
+        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, first, 0)
+    for s in range(4):
+        _trace(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
+    if deal_type == LOTTERY:
+        play_lottery(hands, dealer, deal_no, cfg, lot_funcs, rng, info, masks, totals, res, work, script, trace)
+    else:
+        trump = -1
+        if deal_type == TRUMPS:
+            seen = first_cards(deck, dealer, chooser, cfg[C_CHOICE_CARDS])
+            allowed = 15 & ~trump_group_used
+            if cfg[C_ALLOW_NT]:
+                allowed |= P.NO_TRUMP_BIT
+            tinfo[P.T_SEAT] = chooser
+            tinfo[P.T_DEALER] = dealer
+            tinfo[P.T_N_SEEN] = cfg[C_CHOICE_CARDS]
+            tinfo[P.T_ALLOWED] = allowed
+            tinfo[P.T_DEAL_NO] = deal_no
+            for s in range(4):
+                tinfo[P.T_TOTALS + s] = totals[s]
+            masks[0] = seen
+            if script.shape[0] > 1:
+                trump = script[0]
+            elif popcount(np.uint64(allowed)) == 1:
+                trump = lowest_card(np.uint64(allowed))
+                trump = -1 if trump == 4 else trump
+            else:
+                trump = trump_funcs[chooser](tinfo, masks, rng)
+            if trump < -1 or trump > 3 or (trump == -1 and not cfg[C_ALLOW_NT]) or (
+                    trump >= 0 and not (allowed >> trump) & 1):
+                raise ValueError("kierki: a policy announced a trump suit that is not allowed")
+            _trace(trace, EV_TRUMP, chooser, trump, np.int64(seen), allowed, 0)
+            if trump >= 0:
+                trump_group_used |= 1 << trump
+            res[R_TRUMP] = trump
+            res[R_CHOOSER] = chooser
+            res[R_TRUMP_SEEN] = popcount(seen & _SM[trump]) if trump >= 0 else 0
+            res[R_TRUMP_FULL] = popcount(hands[chooser] & _SM[trump]) if trump >= 0 else 0
+        res[R_FIRST] = first
+        play_tricks(hands, deal_type, dealer, first, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
+                    play_funcs, rng, info, masks, totals, res, script[1:] if deal_type == TRUMPS else script,
+                    trace)
+    _trace(trace, EV_SCORE, res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2], res[R_SCORE + 3], 0)
+    return trump_group_used
+
+
+@_jit
+def _seven_mask(cfg):
+    """Opening-rank cards of the lottery (7s by default; 8s with base 8; 7s for first_card)."""
+    p = cfg[C_LOT_BASE]
+    m = np.uint64(0)
+    for s in range(4):
+        m |= bit(_lot_card(s, p, cfg[C_LOT_ACE])) if p >= 0 else bit(s * 13 + 5)
+    return m
+
+
+# ---------------------------------------------------------------- record kernels
+
+# game record layout
+G_FIRST_DEALER = 0
+G_TOTAL, G_NEG, G_TRUMPS, G_LOTTERY = 1, 5, 9, 13
+G_POS = 17           # 9 deal types x 4 positions from the dealer: points summed over the game
+G_COUNT = G_POS + 36  # deals of each type
+G_TR = G_COUNT + 9    # first four trump deals: suit, seen length, full length, chooser tricks
+G_SEVENS = G_TR + 16  # first lottery: opening cards held by seat
+G_PLACE = G_SEVENS + 4
+G_TRICKS_PLAYED = G_PLACE + 4
+GAME_LEN = G_TRICKS_PLAYED + 1
+
+SIM_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types.int64[:, :], types.uint64[:],
+                     FUNCS, FUNCS, FUNCS, types.uint64, types.int64, types.int64, types.int64[:, :],
+                     types.int64[:, :], types.int64[:])
+
+
+@_jit
+def _first_dealer(cfg, seed, index):
+    if cfg[C_FIRST_DEALER] >= 0:
+        return cfg[C_FIRST_DEALER]
+    st = np.empty(1, np.uint64)
+    st[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1 << 20))
+    return below(st, 4)
+
+
+@nb.njit(SIM_SIG, cache=True, nogil=True)
+def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
+                   seed, start, count, out, trace, script):
+    """Records ``start .. start+count-1``: whole games (``sched[k] = (type, dealer offset)``)."""
+    deck = np.empty(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
+    masks = np.zeros(P.MASKS_LEN, np.uint64)
+    tinfo = np.zeros(P.TRUMP_INFO_LEN, np.int64)
+    totals = np.zeros(4, np.int64)
+    res = np.zeros(RES_LEN, np.int64)
+    work = np.zeros(8, np.int64)
+    rngs = np.zeros(2, np.uint64)
+    for r in range(count):
+        index = start + r
+        row = out[r]
+        row[:] = 0
+        d0 = _first_dealer(cfg, seed, index)
+        row[G_FIRST_DEALER] = d0
+        totals[:] = 0
+        used = 0
+        n_trump = 0
+        lotteries = 0
+        for k in range(sched.shape[0]):
+            dt = sched[k, 0]
+            dealer = (d0 + sched[k, 1]) % 4
+            if dt == TRUMPS and cfg[C_DISTINCT] and n_trump % 4 == 0:
+                used = 0
+            if not cfg[C_DISTINCT]:
+                used = 0
+            used = play_deal(dt, dealer, k + 1, used, seed, index, cfg, card_pen, trick_pen, pen_mask,
+                             play_funcs, trump_funcs, lot_funcs, deck, hands, info, masks, tinfo, totals, res,
+                             work, rngs, script, trace)
+            for s in range(4):
+                pts = res[R_SCORE + s]
+                totals[s] += pts
+                row[G_POS + dt * 4 + (s - dealer) % 4] += pts
+                if dt == TRUMPS:
+                    row[G_TRUMPS + s] += pts
+                elif dt == LOTTERY:
+                    row[G_LOTTERY + s] += pts
+                else:
+                    row[G_NEG + s] += pts
+            row[G_COUNT + dt] += 1
+            row[G_TRICKS_PLAYED] += res[R_TRICKS_PLAYED]
+            if dt == TRUMPS:
+                if n_trump < 4:
+                    base = G_TR + 4 * n_trump
+                    row[base] = res[R_TRUMP]
+                    row[base + 1] = res[R_TRUMP_SEEN]
+                    row[base + 2] = res[R_TRUMP_FULL]
+                    row[base + 3] = res[R_TRICKS + res[R_CHOOSER]]
+                n_trump += 1
+            if dt == LOTTERY:
+                if lotteries == 0:
+                    for s in range(4):
+                        row[G_SEVENS + s] = res[R_SEVENS + s]
+                        row[G_PLACE + s] = res[R_PLACE + s]
+                lotteries += 1
+        for s in range(4):
+            row[G_TOTAL + s] = totals[s]
+        if lotteries == 0:
+            for s in range(4):
+                row[G_SEVENS + s] = -1
+                row[G_PLACE + s] = -1
+        if n_trump < 4:
+            for j in range(n_trump, 4):
+                for q in range(4):
+                    row[G_TR + 4 * j + q] = -2 if q == 0 else -1
+
+
+@nb.njit(SIM_SIG, cache=True, nogil=True)
+def simulate_deals(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
+                   seed, start, count, out, trace, script):
+    """Records ``start .. start+count-1``: single deals of type ``cfg[C_DEAL_TYPE]``."""
+    deck = np.empty(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
+    masks = np.zeros(P.MASKS_LEN, np.uint64)
+    tinfo = np.zeros(P.TRUMP_INFO_LEN, np.int64)
+    totals = np.zeros(4, np.int64)
+    res = np.zeros(RES_LEN, np.int64)
+    work = np.zeros(8, np.int64)
+    rngs = np.zeros(2, np.uint64)
+    dt = cfg[C_DEAL_TYPE]
+    for r in range(count):
+        index = start + r
+        dealer = _first_dealer(cfg, seed, index)
+        play_deal(dt, dealer, 1, 0, seed, index, cfg, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs,
+                  lot_funcs, deck, hands, info, masks, tinfo, totals, res, work, rngs, script, trace)
+        for i in range(RES_LEN):
+            out[r, i] = res[i]
+
+
+PLAY_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types.uint64[:], FUNCS,
+                      types.int64, types.int64, types.int64, types.int64, types.uint64[:], types.int64[:],
+                      types.int64[:], types.int64[:, :])
+
+
+@nb.njit(PLAY_SIG, cache=True, nogil=True)
+def play_given_hands(cfg, card_pen, trick_pen, pen_mask, play_funcs, deal_type, dealer, leader, trump, hands,
+                     res, script, trace):
+    """Differential entry point of the kernel: play a trick deal from explicit hands.
+
+    The cards come from ``script`` (every card in playing order, checked legal) or, when
+    ``script`` has length 1, from ``play_funcs`` with a fixed rng stream.
+    """
+    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
+    masks = np.zeros(P.MASKS_LEN, np.uint64)
+    totals = np.zeros(4, np.int64)
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_start(np.uint64(0), np.uint64(0), np.uint64(1))
+    h = hands.copy()
+    for i in range(RES_LEN):
+        res[i] = 0
+    play_tricks(h, deal_type, dealer, leader, trump, 1, cfg, card_pen, trick_pen, pen_mask, play_funcs, rng,
+                info, masks, totals, res, script, trace)
+
+
+# ---------------------------------------------------------------- Python side: tables and entry points
+
+def kernel_tables(variant):
+    """``(cfg, sched, card_pen, trick_pen, pen_mask)`` arrays for a validated KierkiVariant."""
+    from simcards.core.cards import parse_card
+    from simcards.games.kierki.variant import DEAL_TYPES, schedule
+
+    v = variant
+    cfg = np.zeros(CFG_LEN, np.int64)
+    cfg[C_HEART_RULE] = ("only_hearts_left", "until_broken", "unrestricted").index(v.heart_lead_rule)
+    cfg[C_RESTRICTED] = sum(1 << DEAL_TYPES.index(c) for c in v.heart_lead_restricted_deals)
+    cfg[C_KH_FORCED] = ("off", "when_void", "when_void_or_beaten").index(v.king_of_hearts_forced)
+    cfg[C_EARLY_STOP] = int(v.early_stop)
+    cfg[C_TRUMP_CHOOSER] = ("dealer", "left_of_dealer").index(v.trump_chooser)
+    cfg[C_CHOICE_CARDS] = v.trump_choice_cards
+    cfg[C_ALLOW_NT] = int(v.allow_no_trump)
+    cfg[C_DISTINCT] = int(v.trump_suits_distinct)
+    cfg[C_TRUMP_LEADER] = ("dealer", "left_of_dealer").index(v.trump_leader)
+    cfg[C_OBLIGATION] = ("none", "must_trump", "must_overtrump").index(v.trump_obligation)
+    cfg[C_LOT_FIRST] = ("dealer", "left_of_dealer").index(v.lottery_first_player)
+    cfg[C_LOT_OPEN] = parse_card(v.lottery_opening_card[0]) if v.lottery_opening_card else -1
+    ace_high = v.lottery_ace == "high"
+    cfg[C_LOT_ACE] = int(ace_high)
+    if v.lottery_base_rank == "first_card":
+        cfg[C_LOT_BASE] = -1
+    else:
+        rank = "23456789TJQKA".index(v.lottery_base_rank)
+        cfg[C_LOT_BASE] = rank if ace_high else rank + 1
+    cfg[C_N_AWARDS] = len(v.lottery_awards)
+    for i, a in enumerate(v.lottery_awards):
+        cfg[C_AWARD0 + i] = a
+    cfg[C_FIRST_DEALER] = -1 if v.first_dealer is None else v.first_dealer
+    cfg[C_DEAL_TYPE] = DEAL_TYPES.index(v.deal_type)
+
+    card_pen = np.zeros((9, 52), np.int64)
+    trick_pen = np.zeros((9, 14), np.int64)
+    trick_pen[NO_TRICKS, 1:] = v.penalty_per_trick
+    for c in range(26, 39):
+        card_pen[NO_HEARTS, c] = v.penalty_per_heart
+    for s in range(4):
+        card_pen[NO_QUEENS, s * 13 + 10] = v.penalty_per_queen
+        card_pen[NO_JACKS_KINGS, s * 13 + 9] = v.penalty_per_jack_or_king
+        card_pen[NO_JACKS_KINGS, s * 13 + 11] = v.penalty_per_jack_or_king
+    card_pen[NO_KING_OF_HEARTS, KH] = v.penalty_king_of_hearts
+    for t in v.seventh_last_tricks:
+        trick_pen[NO_SEVENTH_LAST, t] = v.penalty_per_seventh_last_trick
+    card_pen[ROBBER] = card_pen[:ROBBER].sum(axis=0)
+    trick_pen[ROBBER] = trick_pen[:ROBBER].sum(axis=0)
+    trick_pen[TRUMPS, 1:] = v.points_per_trump_trick
+    pen_mask = np.zeros(9, np.uint64)
+    for t in range(9):
+        m = 0
+        for c in range(52):
+            if card_pen[t, c]:
+                m |= 1 << c
+        pen_mask[t] = m
+    sched = np.array([(DEAL_TYPES.index(t), off) for t, off in schedule(v)], np.int64).reshape(-1, 2)
+    return cfg, sched, card_pen, trick_pen, pen_mask
+
+
+NO_SCRIPT = np.full(1, -1, np.int64)
+NO_TRACE = np.zeros((1, TRACE_WIDTH), np.int64)
+
+
+def run_records(unit, variant, table, seed, start, count, trace=None, script=None):
+    """int64 records [count, ncols] of ``unit`` ("game" or "deal"); optional trace buffer."""
+    cfg, sched, card_pen, trick_pen, pen_mask = kernel_tables(variant)
+    kernel, width = (simulate_games, GAME_LEN) if unit == "game" else (simulate_deals, RES_LEN)
+    out = np.zeros((count, width), np.int64)
+    kernel(cfg, sched, card_pen, trick_pen, pen_mask, table["play"], table["trump"], table["lottery"],
+           np.uint64(seed), np.int64(start), np.int64(count), out,
+           NO_TRACE if trace is None else trace, NO_SCRIPT if script is None else script)
+    return out
+
+
+def trace_buffer(variant, unit="game"):
+    """A trace buffer large enough for one record of ``unit``."""
+    from simcards.games.kierki.variant import schedule
+
+    n = len(schedule(variant)) if unit == "game" else 1
+    return np.zeros((n * 320 + 2, TRACE_WIDTH), np.int64)
