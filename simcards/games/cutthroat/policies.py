@@ -1,0 +1,446 @@
+"""Cutthroat Spades decisions and the built-in policies ``random``, ``basic``, ``expert``.
+
+Every decision function has the signature ``f(view, masks, rng) -> int64`` (see
+:mod:`simcards.games.cutthroat.layout` for the state view, the bid codes and what each
+decision returns). Decisions:
+
+- ``blind``: offered the blind bids the seat may make (``masks[M_LEGAL]``) before it
+  looks at its hand (``masks[M_HAND]`` is 0): return B6/BN, or -1 to look first.
+- ``bid``: the hand is seen; return one of the legal bid codes.
+- ``play``: return one card of ``masks[M_LEGAL]`` (only called with two or more choices).
+- ``redeal``: with an optional misdeal condition, 1 calls a redeal, 0 keeps the hand.
+
+A user policy is ``simcards.Policy("mine", base=<builtin>, play=my_play)`` in the
+user's file; each function is plain Python using numpy and the layout constants.
+"""
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.rng import below, random_card_of, uniform
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, card_beats
+from simcards.games.cutthroat.layout import (
+    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_VOID, MAX_SEATS,
+    NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_DEALER, V_LED_SUIT, V_MAX_BID,
+    V_N, V_NPLAYED, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET, V_TRICK, V_TRICKS,
+    V_TRICK_SEAT, V_WIN_CARD, V_WIN_SEAT,
+)
+
+SIG = types.int64(types.int64[:], types.uint64[:], types.uint64[:])
+SUITS = SUIT_MASKS_JOKERS_AS_SPADES
+TRUMPS = SUITS[3]
+
+DECISIONS = (
+    Decision("blind", SIG, "Blind bid (B6/BN) before looking at the hand, or -1 to look first."),
+    Decision("bid", SIG, "Bid code after looking at the hand."),
+    Decision("play", SIG, "Card to play, one of masks[M_LEGAL]."),
+    Decision("redeal", SIG, "Deficient hand (optional misdeal): 1 = redeal, 0 = keep."),
+)
+
+_jit = nb.njit(cache=True, inline="always")
+_policy = nb.njit(SIG, cache=True, nogil=True)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+@_jit
+def strength(c):
+    """Order of cards for 'lowest/highest' choices: side cards by rank, then trumps."""
+    if c >= 52:
+        return 26 + (c - 52)
+    r = c % 13
+    return r + 13 if c >= 39 else r
+
+
+@_jit
+def weakest(cards):
+    """The card of lowest strength (side cards before trumps)."""
+    best = -1
+    best_s = 99
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        s = strength(c)
+        if s < best_s:
+            best_s = s
+            best = c
+    return best
+
+
+@_jit
+def strongest(cards):
+    """The card of highest strength."""
+    best = -1
+    best_s = -1
+    m = cards
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        s = strength(c)
+        if s > best_s:
+            best_s = s
+            best = c
+    return best
+
+
+@_jit
+def winners(legal, view):
+    """Cards of ``legal`` that would beat the card now winning the trick (all, when leading)."""
+    best = view[V_WIN_CARD]
+    if best < 0:
+        return legal
+    out = np.uint64(0)
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        if card_beats(c, best, 3, SUITS):
+            out |= bit(c)
+    return out
+
+
+@_jit
+def bosses(cards, hand, masks):
+    """Cards of ``cards`` that are the highest card still out in their effective suit."""
+    out_cards = masks[M_DECK] & ~masks[M_PLAYED] & ~hand
+    res = np.uint64(0)
+    for su in range(4):
+        mine = cards & SUITS[su]
+        if mine:
+            top = highest_card(mine)
+            if highest_card(out_cards & SUITS[su]) < top:
+                res |= bit(top)
+    return res
+
+
+@_jit
+def need(view, seat):
+    """Tricks ``seat`` still wants (> 0) or 0 when it should now avoid tricks."""
+    code = view[V_BID + seat]
+    won = view[V_TRICKS + seat]
+    if code == NIL or code == B_BN:
+        return 0
+    if code == B_1F:
+        return max(0, 1 - won)
+    if code == B_2F:
+        return max(0, 2 - won)
+    if code == B_B6:
+        return max(0, view[V_B6_TRICKS] - won)
+    if code == B_SM:
+        return max(0, view[V_SM_MIN] - won)
+    return max(0, code - won)
+
+
+@_jit
+def last_to_play(view):
+    """Whether the acting seat plays the last card of the trick."""
+    n = view[V_N]
+    players = n - 1 if view[V_SITOUT] >= 0 else n
+    return view[V_NPLAYED] == players - 1
+
+
+@_jit
+def nearest_legal(legal, k):
+    """Ordinary bid ``k`` if legal, else the closest legal ordinary bid, else any legal bid."""
+    for d in range(18):
+        for cand in (k - d, k + d):
+            if 1 <= cand <= 17 and (legal & bit(cand)):
+                return cand
+    return lowest_card(legal)
+
+
+@_jit
+def estimate_tricks(hand, n, tricks):
+    """A quick count of the tricks a hand should take (top cards, trump length, shortness)."""
+    est = 0.0
+    trumps = hand & TRUMPS
+    t_len = popcount(trumps)
+    # top trumps: jokers, A, K, Q, J of spades by position from the top
+    rank_pos = 0
+    for c in range(54, 38, -1):
+        if not (trumps & bit(c)):
+            continue
+        if c >= 51:
+            est += 1.0
+        elif c == 50:
+            est += 0.9 if t_len >= 2 else 0.4
+        elif c == 49:
+            est += 0.7 if t_len >= 3 else 0.2
+        elif c == 48:
+            est += 0.4 if t_len >= 4 else 0.1
+        rank_pos += 1
+    per_seat = tricks / n
+    long_start = 3 if per_seat < 5 else 4
+    if t_len > long_start:
+        est += 0.8 * (t_len - long_start)
+    for su in range(3):
+        side = hand & SUITS[su]
+        length = popcount(side)
+        if side & bit(13 * su + 12):
+            est += 1.0 if length <= 5 else 0.8
+        if side & bit(13 * su + 11):
+            est += (0.8 if side & bit(13 * su + 12) else 0.55) if length >= 2 else 0.2
+        if (side & bit(13 * su + 10)) and length >= 3:
+            est += 0.3
+        if length <= 1 and t_len >= 3:
+            est += 0.5 if length == 0 else 0.25
+    return est
+
+
+# ---------------------------------------------------------------- random
+
+
+@_policy
+def random_blind(view, masks, rng):
+    """Bid blind one time in ten, uniformly among the offered blind bids."""
+    if uniform(rng) < 0.9:
+        return DECLINE
+    return random_card_of(masks[M_LEGAL], rng)
+
+
+@_policy
+def random_bid(view, masks, rng):
+    """A uniformly random legal bid."""
+    return random_card_of(masks[M_LEGAL], rng)
+
+
+@_policy
+def random_play(view, masks, rng):
+    """A uniformly random legal card."""
+    return random_card_of(masks[M_LEGAL], rng)
+
+
+@_policy
+def keep_hand(view, masks, rng):
+    """Never call an optional redeal."""
+    return 0
+
+
+@_policy
+def random_redeal(view, masks, rng):
+    """Call an optional redeal half the time."""
+    return below(rng, 2)
+
+
+# ---------------------------------------------------------------- basic
+
+
+@_policy
+def never_blind(view, masks, rng):
+    """Always look at the hand first."""
+    return DECLINE
+
+
+@_policy
+def basic_bid(view, masks, rng):
+    """Round the trick estimate to an ordinary bid; Nil with a weak hand; SM with a huge one."""
+    hand = masks[M_HAND]
+    legal = masks[M_LEGAL]
+    est = estimate_tricks(hand, view[V_N], view[V_T])
+    if est < 0.6 and (legal & bit(NIL)) and (hand & TRUMPS & ~((bit(48)) - np.uint64(1))) == 0:
+        return NIL
+    k = max(1, np.int64(est + 0.5))
+    if k >= view[V_SM_MIN] and (legal & bit(B_SM)):
+        return B_SM
+    return nearest_legal(legal, min(k, view[V_MAX_BID]))
+
+
+@_jit
+def play_to_win(view, masks, legal):
+    """Take the trick cheaply: a boss lead, or the lowest card that wins; else throw the weakest."""
+    hand = masks[M_HAND]
+    if view[V_NPLAYED] == 0:
+        top = bosses(legal, hand, masks) & ~TRUMPS
+        if top:
+            return strongest(top)
+        return weakest(legal)
+    win = winners(legal, view)
+    if win:
+        if last_to_play(view):
+            return weakest(win)
+        safe = bosses(win, hand, masks)
+        if safe:
+            return weakest(safe)
+        return strongest(win) if popcount(win) <= 2 else weakest(win)
+    return weakest(legal)
+
+
+@_jit
+def play_to_lose(view, masks, legal):
+    """Avoid the trick: the highest card that does not win; if every card wins, the highest."""
+    if view[V_NPLAYED] == 0:
+        return weakest(legal)
+    win = winners(legal, view)
+    lose = legal & ~win
+    if lose:
+        return strongest(lose)
+    return strongest(legal)
+
+
+@_policy
+def basic_play(view, masks, rng):
+    """Win tricks until the bid is made, then duck (Nil: always duck)."""
+    legal = masks[M_LEGAL]
+    if need(view, view[V_SEAT]) > 0:
+        return play_to_win(view, masks, legal)
+    return play_to_lose(view, masks, legal)
+
+
+# ---------------------------------------------------------------- expert
+
+
+@_jit
+def leader_gap(view):
+    """(best opponent score - own score, best opponent seat, best opponent score)."""
+    seat = view[V_SEAT]
+    best = -(1 << 62)
+    best_seat = -1
+    for s in range(view[V_N]):
+        if s != seat and view[V_SCORE + s] > best:
+            best = view[V_SCORE + s]
+            best_seat = s
+    return best - view[V_SCORE + seat], best_seat, best
+
+
+@_policy
+def expert_blind(view, masks, rng):
+    """Gamble blind only when behind late in the game: B6 where 6 tricks are likely, BN when desperate."""
+    legal = masks[M_LEGAL]
+    gap, _, best = leader_gap(view)
+    per_seat = view[V_T] / view[V_N]
+    late = best >= view[V_TARGET] - 150
+    if (legal & bit(B_B6)) and view[V_B6_TRICKS] <= per_seat + 0.5 and (gap >= 100 or late):
+        return B_B6
+    if (legal & bit(B_BN)) and gap >= 250 and best >= view[V_TARGET] - 80:
+        return B_BN
+    return DECLINE
+
+
+@_jit
+def nil_safe(hand):
+    """A hand to bid Nil with: no high trump, short trumps, no unguarded high side card."""
+    trumps = hand & TRUMPS
+    if popcount(trumps) > 3 or (trumps & ~(bit(47) - np.uint64(1))):  # nothing above TS
+        return False
+    for su in range(3):
+        side = hand & SUITS[su]
+        length = popcount(side)
+        high = side & ~(bit(13 * su + 9) - np.uint64(1))  # J or above
+        if popcount(high) > max(0, length - 3):
+            return False
+    return True
+
+
+@_policy
+def expert_bid(view, masks, rng):
+    """Pick the bid with the best value for the hand: Nil, 1F/2F when the count is exact-able, SM."""
+    hand = masks[M_HAND]
+    legal = masks[M_LEGAL]
+    seat = view[V_SEAT]
+    est = estimate_tricks(hand, view[V_N], view[V_T])
+    if (legal & bit(NIL)) and est < 1.2 and nil_safe(hand):
+        return NIL
+    if est >= view[V_SM_MIN] - 0.5 and (legal & bit(B_SM)):
+        return B_SM
+    sure = popcount(hand & TRUMPS & ~(bit(50) - np.uint64(1)))  # AS and jokers
+    for su in range(3):
+        if hand & bit(13 * su + 12):
+            sure += 1
+    if 0.6 <= est < 1.5 and sure >= 1 and (legal & bit(B_1F)):
+        return B_1F
+    if 1.5 <= est < 2.5 and sure >= 2 and (legal & bit(B_2F)):
+        return B_2F
+    k = max(1, np.int64(est + 0.35))
+    if view[V_BAG_MODE] == 0 and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
+        k = max(1, np.int64(est + 0.6))  # close to a bag-out: bid up
+    return nearest_legal(legal, min(k, view[V_MAX_BID]))
+
+
+@_jit
+def set_target(view):
+    """Opponent worth setting: the top scorer among those still short of an at-least bid."""
+    seat = view[V_SEAT]
+    target = -1
+    best = -(1 << 62)
+    for s in range(view[V_N]):
+        if s == seat:
+            continue
+        code = view[V_BID + s]
+        if code == NIL or code == B_BN or code == B_1F or code == B_2F:
+            continue
+        if need(view, s) > 0 and view[V_SCORE + s] > best:
+            best = view[V_SCORE + s]
+            target = s
+    return target
+
+
+@_jit
+def nil_victim(view):
+    """An opponent on Nil/BN who has not taken a trick yet (-1 if none)."""
+    seat = view[V_SEAT]
+    for s in range(view[V_N]):
+        code = view[V_BID + s]
+        if s != seat and (code == NIL or code == B_BN) and view[V_TRICKS + s] == 0:
+            return s
+    return -1
+
+
+@_jit
+def yet_to_play(view, s):
+    """Whether seat ``s`` still plays to the current trick after the acting seat."""
+    for i in range(view[V_NPLAYED]):
+        if view[V_TRICK_SEAT + i] == s:
+            return False
+    return s != view[V_SITOUT] and s != view[V_SEAT]
+
+
+@_policy
+def expert_play(view, masks, rng):
+    """Make the bid, then duck; but spend spare tricks to set the leader or a Nil bidder."""
+    legal = masks[M_LEGAL]
+    seat = view[V_SEAT]
+    if need(view, seat) > 0:
+        return play_to_win(view, masks, legal)
+    code = view[V_BID + seat]
+    exact = code == NIL or code == B_BN or code == B_1F or code == B_2F
+    if not exact:
+        victim = nil_victim(view)
+        if victim >= 0 and view[V_WIN_SEAT] == victim:
+            lose = legal & ~winners(legal, view)
+            if lose:
+                return strongest(lose)  # leave the Nil bidder on top
+        target = set_target(view)
+        if target >= 0:
+            remaining = view[V_T] - view[V_TRICK]
+            if need(view, target) * view[V_N] >= remaining:  # the target's bid is in reach of a set
+                if view[V_WIN_SEAT] == target or (view[V_NPLAYED] > 0 and yet_to_play(view, target)):
+                    win = winners(legal, view)
+                    if win:
+                        safe = bosses(win, masks[M_HAND], masks)
+                        if safe:
+                            return weakest(safe)
+                        if view[V_WIN_SEAT] == target:
+                            return weakest(win)
+    return play_to_lose(view, masks, legal)
+
+
+@_policy
+def expert_redeal(view, masks, rng):
+    """Redeal a deficient hand unless it is a good Nil hand."""
+    return 0 if nil_safe(masks[M_HAND]) else 1
+
+
+def _builtins():
+    random = Policy("random", blind=random_blind, bid=random_bid, play=random_play, redeal=random_redeal)
+    basic = Policy("basic", blind=never_blind, bid=basic_bid, play=basic_play, redeal=keep_hand)
+    expert = Policy("expert", base=basic, blind=expert_blind, bid=expert_bid, play=expert_play,
+                    redeal=expert_redeal)
+    return {"random": random, "basic": basic, "expert": expert}
+
+
+BUILTINS = _builtins()
+CATALOG = PolicyCatalog("cutthroat", DECISIONS, BUILTINS, MAX_SEATS)

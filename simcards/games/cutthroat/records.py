@@ -1,0 +1,202 @@
+"""Cutthroat Spades record schemas (units), tallies and figures.
+
+Per-seat columns exist for five seats; seats beyond ``num_players`` hold -1.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcards.core.game import Column, Unit
+from simcards.experiment import stats
+from simcards.games.cutthroat.layout import (
+    B_1F, B_2F, B_B6, B_BN, B_SM, KIND_NAMES, K_1F, K_2F, K_B6, K_BN, K_NIL, K_ORDINARY, K_SM,
+    MAX_SEATS, NIL,
+)
+from simcards.games.cutthroat.rules import DEAL_COLUMNS, GAME_COLUMNS, KIND_COLS, TOURNAMENT_COLUMNS
+from simcards.games.cutthroat.variant import form_of
+
+_BID_HELP = "bid code: 0 NIL, 1..T ordinary, 21 1F, 22 2F, 26 B6, 30 BN, 40 SM"
+_HELP = {
+    "dealer": "dealer seat",
+    "first_leader": "seat that led trick 1",
+    "redeals": "deficient-hand redeals before play",
+    "bid": _BID_HELP,
+    "tricks": "tricks won",
+    "delta": "points scored this hand (bag penalty and prize jacks included)",
+    "bags": "bags taken this hand",
+    "jacks": "prize jacks captured: 1 JC + 2 JD + 4 JH",
+    "trumps": "trumps (spades and jokers) dealt",
+    "top_trumps": "jokers, AS, KS, QS dealt",
+    "aces": "side-suit aces dealt",
+    "voids": "side suits void at the deal",
+    "winner": "winning seat, -1 if unfinished (max_hands reached)",
+    "hands": "hands played",
+    "first_dealer": "dealer of the first hand",
+    "last_dealer": "dealer of the last hand",
+    "over_target": "players at or above the target at the end",
+    "tie_hands": "hands after which the top score was at the target but shared",
+    "score": "final score",
+    "bagouts": "bag-out penalties paid",
+    "b6_bids": "B6 bids made",
+    "games": "games played (an unfinished game ends the tournament with winner -1)",
+    "tokens": "win tokens at the end",
+}
+
+
+def _column(name: str) -> Column:
+    if name.startswith(("n_", "made_")):
+        what, kind = name.split("_", 1)
+        return Column(name, ("bids" if what == "n" else "successful bids") + f" of kind {kind} (all seats)")
+    base, _, seat = name.rpartition("_")
+    if base in _HELP and seat.isdigit():
+        return Column(name, f"seat {seat}: {_HELP[base]}")
+    return Column(name, _HELP[name])
+
+
+def _unit(name, plural, columns, help, chunk):
+    return Unit(name, plural, tuple(_column(c) for c in columns), help, chunk)
+
+
+UNITS = (
+    _unit("deal", "deals", DEAL_COLUMNS, "one hand from 0-0 scores: bids, tricks, points, hand features", 20_000),
+    _unit("game", "games", GAME_COLUMNS, "one game to the target score (ties play on)", 500),
+    _unit("tournament", "tournaments", TOURNAMENT_COLUMNS, "games until a player holds tournament_wins tokens", 100),
+)
+
+
+# ---------------------------------------------------------------- tallies
+
+
+def made(bid: np.ndarray, tricks: np.ndarray, variant) -> np.ndarray:
+    """Whether each bid succeeded (exact count for Nil/BN/1F/2F, at least for the others)."""
+    f = form_of(variant)
+    return np.select(
+        [(bid == NIL) | (bid == B_BN), bid == B_1F, bid == B_2F, bid == B_B6, bid == B_SM],
+        [tricks == 0, tricks == 1, tricks == 2, tricks >= variant.blind_six_tricks, tricks >= f.shoot_moon_min_tricks],
+        tricks >= bid,
+    )
+
+
+def kind_of(bid: np.ndarray) -> np.ndarray:
+    """Bid kind index (layout.K_*) of each bid code."""
+    return np.select([bid == NIL, bid == B_1F, bid == B_2F, bid == B_B6, bid == B_BN, bid == B_SM],
+                     [K_NIL, K_1F, K_2F, K_B6, K_BN, K_SM], K_ORDINARY)
+
+
+def _seat_frame(df: pd.DataFrame, n: int, names) -> pd.DataFrame:
+    """Long table: one row per (record, seat) with the per-seat columns ``names``."""
+    parts = []
+    for s in range(n):
+        part = pd.DataFrame({c: df[f"{c}_{s}"].to_numpy() for c in names})
+        part["seat"] = s
+        if "dealer" in df:
+            part["pos"] = (s - df["dealer"].to_numpy() - 1) % n
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _position_name(pos: int, n: int) -> str:
+    return "dealer" if pos == n - 1 else f"bidder {pos + 1}"
+
+
+def _raw(metric: str, group: str, kind: str, n: float, total: float, sumsq: float | None = None) -> pd.DataFrame:
+    return pd.DataFrame([{"metric": metric, "group": group, "kind": kind, "n": int(n), "sum": float(total),
+                          "sumsq": float(total if sumsq is None else sumsq)}])
+
+
+def _bid_rows(kinds: np.ndarray, success: np.ndarray) -> list[pd.DataFrame]:
+    rows = []
+    for k, name in enumerate(KIND_NAMES):
+        chosen = kinds == k
+        rows.append(_raw("bid_success", name, "rate", chosen.sum(), success[chosen].sum()))
+        rows.append(_raw("bid_choice", name, "rate", len(kinds), chosen.sum()))
+    return rows
+
+
+def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
+    """Additive tally rows for one chunk of records (see simcards.experiment.stats)."""
+    n = variant.num_players
+    if unit == "deal":
+        long = _seat_frame(df, n, ["bid", "tricks", "delta", "bags"])
+        bid, tricks = long["bid"].to_numpy(), long["tricks"].to_numpy()
+        ok = made(bid, tricks, variant)
+        parts = _bid_rows(kind_of(bid), ok)
+        parts.append(stats.mean("score", long["delta"], by="seat " + long["seat"].astype(str)))
+        parts.append(stats.mean("score_by_position", long["delta"],
+                                by=long["pos"].map(lambda p: _position_name(p, n))))
+        parts.append(stats.mean("tricks", long["tricks"], by="seat " + long["seat"].astype(str)))
+        parts.append(stats.mean("bags", long["bags"]))
+        nonblind = ~np.isin(bid, [B_B6, B_BN, B_SM])
+        parts.append(stats.rate("ordinary_success_by_bid", ok, by=pd.Series(bid).astype(str).str.zfill(2),
+                                where=nonblind & (kind_of(bid) == K_ORDINARY)))
+        return stats.combine(parts)
+    if unit == "game":
+        parts = []
+        for k, name in enumerate(KIND_COLS):
+            parts.append(_raw("bid_success", KIND_NAMES[k], "rate", df[f"n_{name}"].sum(), df[f"made_{name}"].sum()))
+            total = sum(df[f"n_{c}"].sum() for c in KIND_COLS)
+            parts.append(_raw("bid_choice", KIND_NAMES[k], "rate", total, df[f"n_{name}"].sum()))
+        parts += _win_rows(df, n, "first_dealer")
+        for s in range(n):
+            parts.append(stats.mean("final_score", df[f"score_{s}"]).assign(group=f"seat {s}"))
+        parts.append(stats.mean("game_length", df["hands"]))
+        parts.append(stats.rate("unfinished", df["winner"] < 0))
+        parts.append(stats.rate("tie_played_on", df["tie_hands"] > 0))
+        parts.append(stats.rate("several_past_target", df["over_target"] >= 2))
+        bagouts = np.concatenate([df[f"bagouts_{s}"].to_numpy() for s in range(n)])
+        parts.append(stats.mean("bagouts_per_player", bagouts))
+        b6 = np.concatenate([df[f"b6_bids_{s}"].to_numpy() for s in range(n)])
+        parts.append(stats.mean("b6_bids_per_player", b6))
+        return stats.combine(parts)
+    if unit == "tournament":
+        parts = _win_rows(df, n, "first_dealer")
+        parts.append(stats.mean("tournament_length", df["games"]))
+        parts.append(stats.mean("tournament_hands", df["hands"]))
+        parts.append(stats.rate("unfinished", df["winner"] < 0))
+        return stats.combine(parts)
+    raise ValueError(f"unknown unit {unit}")
+
+
+def _win_rows(df: pd.DataFrame, n: int, first_dealer: str) -> list[pd.DataFrame]:
+    """Win share by seat and by position after the first dealer (1 = first bidder)."""
+    parts = []
+    winner = df["winner"].to_numpy()
+    pos = np.where(winner >= 0, (winner - df[first_dealer].to_numpy() - 1) % n, -1)
+    for s in range(n):
+        parts.append(stats.rate("win_share", winner == s).assign(group=f"seat {s}"))
+        parts.append(stats.rate("win_share_by_position", pos == s).assign(group=_position_name(s, n)))
+    return parts
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _bars(ax, rows: pd.DataFrame, title: str, ylabel: str):
+    rows = rows[rows["n"] > 0]
+    x = np.arange(len(rows))
+    est = rows["estimate"].to_numpy()
+    err = np.vstack([est - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - est])
+    ax.bar(x, est, yerr=err, capsize=4, color="#4477aa")
+    ax.set_xticks(x, [f"{g}\n(n={n})" for g, n in zip(rows["group"], rows["n"])], fontsize=8)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+
+
+def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
+    """Bid success and choice by bid type (deal, game); win share by seat (game, tournament)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs = {}
+    for metric, title, ylabel in (("bid_success", "Bid success by bid type (95 % CI)", "success rate"),
+                                  ("bid_choice", "How often each bid type is chosen", "share of bids"),
+                                  ("win_share", "Win share by seat (95 % CI)", "share of wins")):
+        rows = summary[summary["metric"] == metric]
+        if len(rows) and (rows["n"] > 0).any():
+            fig, ax = plt.subplots(figsize=(7, 3.5))
+            _bars(ax, rows, title, ylabel)
+            figs[metric] = fig
+    return figs

@@ -1,0 +1,760 @@
+"""Compiled Cutthroat Spades kernel: deal, bid, play and score hands, games, tournaments.
+
+One entry point, :func:`run_records`, simulates records ``start .. start+count-1`` of a
+seed for a unit (deal, game or tournament) and optionally writes a trace of every
+event (the same code path; ``trace`` has zero rows when not tracing).
+
+Randomness: hand ``h`` of record ``i`` (hands counted across the games of a
+tournament) shuffles from stream ``8h`` of ``(seed, i)`` and seat ``s`` decides from
+stream ``8h + 1 + s``; the first dealer comes from stream 7. So hand 0 of game ``i``
+is exactly deal ``i`` of the deal unit, and changing one seat's policy leaves the
+other seats' random draws alone.
+
+Trace rows are ``[event, a, b, c, d, e]`` (see the EV_* constants).
+"""
+import numba as nb
+import numpy as np
+
+from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, card_beats, spades_legal
+from simcards.core.variant import NULL
+from simcards.games.cutthroat.layout import (
+    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_1F, K_2F, K_B6, K_BN, K_NIL, K_ORDINARY, K_SM,
+    M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, MASKS_SIZE, MAX_SEATS, NIL,
+    PHASE_BID, PHASE_BLIND, PHASE_PLAY, PHASE_REDEAL, V_B6_TRICKS, V_B6USED, V_BAG_LIMIT,
+    V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_HAND_NO, V_JACKS, V_LED_SUIT, V_LEADER,
+    V_MAX_BID, V_N, V_NPLAYED, V_PHASE, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET,
+    V_TOKENS, V_TRICK, V_TRICK_CARD, V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, VIEW_SIZE,
+)
+
+SUITS = SUIT_MASKS_JOKERS_AS_SPADES  # effective suits: jokers are spades
+TRUMPS = SUITS[3]
+JC, JD, JH = 9, 22, 35
+FACE_CARDS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (9, 10, 11)))
+TOP_TRUMPS = np.uint64((1 << 49) | (1 << 50) | (1 << 51) | (7 << 52))  # Q K A of spades, jokers
+SIDE_ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38))
+MAX_REDEALS = 1000  # simulation guard for the deficient-hand redeal
+
+UNIT_DEAL, UNIT_GAME, UNIT_TOURNAMENT = 0, 1, 2
+BAG_ACCUMULATE, BAG_PER_BAG, BAG_NONE = 0, 1, 2
+LEAD_LEFT, LEAD_LOWEST_CLUB = 0, 1
+MISDEAL_NONE, MISDEAL_NO_SPADES, MISDEAL_ONE_SPADE, MISDEAL_NO_FACE = 0, 1, 2, 3
+
+# trace events: [event, a, b, c, d, e]
+EV_HAND = 1    # hand number in game, dealer, game number, hand number in record
+EV_DEAL = 2    # seat, hand mask
+EV_REDEAL = 3  # seat that called it (-1: automatic), redeal number
+EV_BID = 4     # seat, bid code, blind (0/1), legal blind mask, legal open mask
+EV_PLAY = 5    # seat, card, trick, position in trick
+EV_TRICK = 6   # winner, trick, winning card
+EV_SCORE = 7   # seat, delta, score after, G after, penalty
+EV_GAME = 8    # game number, winner (-1 unfinished), hands
+EV_TOURNAMENT = 9  # winner (-1 unfinished), games
+
+# record columns
+PER_SEAT_DEAL = ("bid", "tricks", "delta", "bags", "jacks", "trumps", "top_trumps", "aces", "voids")
+DEAL_HEAD = ("dealer", "first_leader", "redeals")
+GAME_HEAD = ("winner", "hands", "first_dealer", "last_dealer", "over_target", "tie_hands")
+PER_SEAT_GAME = ("score", "bagouts", "b6_bids")
+KIND_COLS = ("ordinary", "nil", "1f", "2f", "b6", "bn", "sm")
+TOURNAMENT_HEAD = ("winner", "games", "hands", "first_dealer")
+PER_SEAT_TOURNAMENT = ("tokens",)
+
+
+def _columns(head, per_seat, tail=()):
+    return list(head) + [f"{c}_{s}" for c in per_seat for s in range(MAX_SEATS)] + list(tail)
+
+
+DEAL_COLUMNS = _columns(DEAL_HEAD, PER_SEAT_DEAL)
+GAME_COLUMNS = _columns(GAME_HEAD, PER_SEAT_GAME,
+                        [f"n_{k}" for k in KIND_COLS] + [f"made_{k}" for k in KIND_COLS])
+TOURNAMENT_COLUMNS = _columns(TOURNAMENT_HEAD, PER_SEAT_TOURNAMENT)
+UNIT_COLUMNS = (DEAL_COLUMNS, GAME_COLUMNS, TOURNAMENT_COLUMNS)
+
+# column offsets used by the kernel
+D_SEAT0 = len(DEAL_HEAD)
+G_SEAT0 = len(GAME_HEAD)
+G_N_KIND = len(GAME_HEAD) + MAX_SEATS * len(PER_SEAT_GAME)
+G_MADE_KIND = G_N_KIND + len(KIND_COLS)
+T_SEAT0 = len(TOURNAMENT_HEAD)
+
+# per-hand result rows (hand_out[row, seat])
+H_BID, H_TRICKS, H_DELTA, H_BAGS, H_JACKS, H_PENALTY, H_MADE = range(7)
+H_ROWS = 7
+
+
+class IllegalPolicyAction(ValueError):
+    """A policy returned a card or bid that is not legal."""
+
+
+# ---------------------------------------------------------------- small rules helpers
+
+
+@nb.njit(cache=True, inline="always")
+def _emit(trace, tp, ev, a, b, c, d, e):
+    i = tp[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = ev
+        trace[i, 1] = a
+        trace[i, 2] = b
+        trace[i, 3] = c
+        trace[i, 4] = d
+        trace[i, 5] = e
+    tp[0] = i + 1
+
+
+@nb.njit(cache=True)
+def bid_kind(code):
+    """Bid kind (K_*) of a bid code."""
+    if code == NIL:
+        return K_NIL
+    if code == B_1F:
+        return K_1F
+    if code == B_2F:
+        return K_2F
+    if code == B_B6:
+        return K_B6
+    if code == B_BN:
+        return K_BN
+    if code == B_SM:
+        return K_SM
+    return K_ORDINARY
+
+
+@nb.njit(cache=True)
+def bid_count(p, code):
+    """Tricks a bid counts for in the forbidden-total rule (3.4)."""
+    if code == NIL or code == B_BN:
+        return 0
+    if code == B_1F:
+        return 1
+    if code == B_2F:
+        return 2
+    if code == B_B6:
+        return p.blind_six_tricks
+    if code == B_SM:
+        return p.shoot_moon_min_tricks
+    return code
+
+
+@nb.njit(cache=True)
+def bid_made(p, code, t):
+    """Whether a bid succeeded: at least k (ordinary, B6, SM), exactly 0/1/2 (Nil, BN, 1F, 2F)."""
+    if code == NIL or code == B_BN:
+        return t == 0
+    if code == B_1F:
+        return t == 1
+    if code == B_2F:
+        return t == 2
+    if code == B_B6:
+        return t >= p.blind_six_tricks
+    if code == B_SM:
+        return t >= p.shoot_moon_min_tricks
+    return t >= code
+
+
+@nb.njit(cache=True)
+def deficit(scores, n, seat):
+    """Best score among the other players minus ``seat``'s score (3.3)."""
+    best = -(1 << 62)
+    for o in range(n):
+        if o != seat and scores[o] > best:
+            best = scores[o]
+    return best - scores[seat]
+
+
+@nb.njit(cache=True)
+def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_hand):
+    """(blind bids, open bids) legal for ``seat`` as code masks (3.2-3.4)."""
+    opened = np.uint64(0)
+    for k in range(1, p.max_ordinary_bid + 1):
+        opened |= bit(k)
+    if p.nil_allowed:
+        opened |= bit(NIL)
+    if p.one_for_fifty_allowed:
+        opened |= bit(B_1F)
+    if p.two_for_forty_allowed:
+        opened |= bit(B_2F)
+    if p.shoot_moon_allowed:
+        opened |= bit(B_SM)
+    blind = np.uint64(0)
+    if not saw_hand:
+        d = deficit(scores, n, seat)
+        if p.blind_nil_allowed and (p.blind_nil_min_deficit == NULL or d >= p.blind_nil_min_deficit):
+            blind |= bit(B_BN)
+        if (p.blind_six_allowed and d >= p.blind_six_min_deficit
+                and (p.blind_six_max_per_game == NULL or b6used[seat] < p.blind_six_max_per_game)):
+            blind |= bit(B_B6)
+    if is_dealer and p.forbid_total_bids_equal_tricks:
+        forbidden = np.uint64(0)
+        every = opened | blind
+        for code in range(64):
+            if (every & bit(code)) and sum_before + bid_count(p, code) == tricks:
+                forbidden |= bit(code)
+        if every & ~forbidden:  # waived when nothing would remain
+            opened &= ~forbidden
+            blind &= ~forbidden
+    return blind, opened
+
+
+@nb.njit(cache=True)
+def score_bid(p, code, t, jacks, g):
+    """Score one player's hand (rules 5.1): returns (delta, new G, bags added, penalty).
+
+    ``jacks`` is the card mask of the prize jacks he captured; ``g`` his counter before.
+    """
+    bags = 0
+    extra = 0
+    if code == NIL or code == B_BN:
+        v = p.nil_value if code == NIL else p.blind_nil_value
+        if t == 0:
+            base = v
+        else:
+            base = -v
+            if p.failed_nil_tricks_as_bags:
+                bags = t
+    elif code == B_1F:
+        if t == 1:
+            base = p.one_for_fifty_value
+        elif t >= 2:
+            base = 10
+            bags = t - 1
+        else:
+            base = -p.one_for_fifty_value
+    elif code == B_2F:
+        if t == 2:
+            base = p.two_for_forty_value
+        elif t >= 3:
+            base = 20
+            bags = t - 2
+        else:
+            base = -p.two_for_forty_value
+    elif code == B_B6:
+        if t >= p.blind_six_tricks:
+            base = p.blind_six_value
+            bags = t - p.blind_six_tricks
+        else:
+            base = -p.blind_six_value
+    elif code == B_SM:
+        if t >= p.shoot_moon_min_tricks:
+            base = p.shoot_moon_value
+            if p.shoot_moon_overtricks_score:
+                extra = p.bag_point_value * (t - p.shoot_moon_min_tricks)
+        else:
+            base = -p.shoot_moon_fail_value
+    else:
+        if t >= code:
+            base = 10 * code
+            bags = t - code
+        else:
+            base = -10 * code
+    prize = np.uint64(p.prize_jacks)
+    jack_points = p.prize_jack_points * popcount(jacks & prize & (bit(JD) | bit(JC)))
+    relief = p.jack_of_hearts_bag_relief if (jacks & prize & bit(JH)) else 0
+    penalty = 0
+    if p.bag_mode == BAG_ACCUMULATE:
+        g = max(0, g + bags - relief)
+        if p.bag_out_penalty == 0:  # per_accumulated_bag
+            if g >= p.bag_limit:
+                penalty = p.bag_penalty_per_bag * g
+                g = 0
+        else:  # fixed_carry
+            while g >= p.bag_limit:
+                penalty += p.bag_penalty_per_bag * p.bag_limit
+                g -= p.bag_limit
+    elif p.bag_mode == BAG_PER_BAG:
+        penalty = p.bag_penalty_per_bag * max(0, bags - relief)
+    else:
+        g = max(0, g + bags - relief)
+    delta = base + p.bag_point_value * bags + extra + jack_points - penalty
+    return delta, g, bags, penalty
+
+
+@nb.njit(cache=True)
+def deficient(hand, condition):
+    """Whether ``hand`` triggers the misdeal condition (2.4)."""
+    if condition == MISDEAL_NO_SPADES:
+        return (hand & TRUMPS) == 0
+    if condition == MISDEAL_ONE_SPADE:
+        return popcount(hand & TRUMPS) <= 1
+    if condition == MISDEAL_NO_FACE:
+        return (hand & FACE_CARDS) == 0
+    return False
+
+
+@nb.njit(cache=True)
+def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
+    """Shuffle and deal ``deck`` one card at a time from ``left_of(dealer)``.
+
+    ``known`` (a card mask, or 0) is already in ``known_seat``'s hand: those cards are
+    taken out before the shuffle and that seat's turns in the deal are skipped.
+    ``cards`` is a scratch int64 array of at least 55 slots.
+    """
+    m = 0
+    rest = deck & ~known
+    while rest:
+        c = lowest_card(rest)
+        cards[m] = c
+        m += 1
+        rest &= rest - np.uint64(1)
+    shuffle(cards[:m], rng)
+    for s in range(n):
+        hands[s] = np.uint64(0)
+    if known_seat >= 0:
+        hands[known_seat] = known
+    k = 0
+    seat = (dealer + 1) % n
+    while k < m:
+        if seat != known_seat:
+            hands[seat] |= bit(cards[k])
+            k += 1
+        seat = (seat + 1) % n
+
+
+@nb.njit(cache=True)
+def owner(hands, n, c):
+    """Seat holding card ``c``."""
+    for s in range(n):
+        if hands[s] & bit(c):
+            return s
+    return -1
+
+
+# ---------------------------------------------------------------- one hand
+
+
+@nb.njit(cache=True, nogil=True)
+def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_hand,
+              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp):
+    """Deal, bid, play and score one hand; update scores, bags, B6 uses in place.
+
+    ``out[H_*, seat]`` receives the hand's results and ``dealt`` the hands as dealt.
+    Returns (first leader, redeals).
+    """
+    n = form[0]
+    tricks_total = form[1]
+    deck = np.uint64(form[2])
+    sitout = dealer if form[3] else -1
+    deal_rng = rngs[MAX_SEATS]
+    deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(8 * hand_no))
+    for s in range(n):
+        rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(8 * hand_no + 1 + s))
+
+    _emit(trace, tp, 1, game_hand, dealer, 0, hand_no, 0)
+    # view: public state at the start of the hand
+    view[V_N] = n
+    view[V_DEALER] = dealer
+    view[V_T] = tricks_total
+    view[V_HAND_NO] = game_hand
+    view[V_MAX_BID] = p.max_ordinary_bid
+    view[V_SM_MIN] = p.shoot_moon_min_tricks
+    view[V_B6_TRICKS] = p.blind_six_tricks
+    view[V_TARGET] = p.target_score
+    view[V_BAG_LIMIT] = p.bag_limit
+    view[V_BAG_MODE] = p.bag_mode
+    for s in range(MAX_SEATS):
+        inside = s < n
+        view[V_SCORE + s] = scores[s] if inside else 0
+        view[V_BAGS + s] = bags[s] if inside else 0
+        view[V_B6USED + s] = b6used[s] if inside else 0
+        view[V_TOKENS + s] = tokens[s] if inside else 0
+        view[V_BID + s] = -1
+        view[V_TRICKS + s] = 0
+        view[V_JACKS + s] = 0
+        view[V_TRICK_CARD + s] = -1
+        view[V_TRICK_SEAT + s] = -1
+        masks[M_VOID + s] = np.uint64(0)
+    view[V_TRICK] = 0
+    view[V_NPLAYED] = 0
+    view[V_LEADER] = -1
+    view[V_BROKEN] = 0
+    view[V_SITOUT] = -1
+    view[V_WIN_SEAT] = -1
+    view[V_WIN_CARD] = -1
+    view[V_LED_SUIT] = -1
+    masks[M_PLAYED] = np.uint64(0)
+    masks[M_DECK] = deck
+    masks[M_TRICK] = np.uint64(0)
+    masks[M_PRIZE] = np.uint64(p.prize_jacks)
+
+    # deal, with the optional deficient-hand redeal
+    saw = out[H_MADE]  # scratch: 1 once a seat has looked at its hand
+    redeals = 0
+    while True:
+        deal_hands(deck, n, dealer, -1, np.uint64(0), cards, hands, deal_rng)
+        for s in range(n):
+            saw[s] = 0
+        for s in range(n):
+            _emit(trace, tp, 2, s, np.int64(hands[s]), 0, 0, 0)
+        if p.misdeal_condition == MISDEAL_NONE or redeals >= MAX_REDEALS:
+            break
+        caller = -2
+        for i in range(n):
+            s = (dealer + 1 + i) % n
+            if not deficient(hands[s], p.misdeal_condition):
+                continue
+            if not p.misdeal_optional:
+                caller = -1
+                break
+            saw[s] = 1
+            view[V_SEAT] = s
+            view[V_PHASE] = PHASE_REDEAL
+            masks[M_HAND] = hands[s]
+            masks[M_LEGAL] = np.uint64(3)
+            answer = redeal_f[s](view, masks, rngs[s])
+            if answer != 0 and answer != 1:
+                raise IllegalPolicyAction("a redeal answer must be 0 (keep) or 1 (redeal)")
+            if answer == 1:
+                caller = s
+                break
+        if caller == -2:
+            break
+        redeals += 1
+        _emit(trace, tp, 3, caller, redeals, 0, 0, 0)
+    for s in range(n):
+        dealt[s] = hands[s]
+
+    # bidding: one round from the dealer's left; blind options first
+    bid_sum = 0
+    for i in range(n):
+        s = (dealer + 1 + i) % n
+        blind, opened = bid_options(p, n, tricks_total, s, s == dealer, bid_sum, scores, b6used, saw[s] == 1)
+        view[V_SEAT] = s
+        code = DECLINE
+        if blind:
+            view[V_PHASE] = PHASE_BLIND
+            masks[M_HAND] = np.uint64(0)
+            masks[M_LEGAL] = blind
+            code = blind_f[s](view, masks, rngs[s])
+            if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
+                raise IllegalPolicyAction("a blind decision returned a bid that was not offered")
+            if code == DECLINE and opened == 0:
+                code = lowest_card(blind)
+        if code == DECLINE:
+            view[V_PHASE] = PHASE_BID
+            masks[M_HAND] = hands[s]
+            masks[M_LEGAL] = opened
+            code = bid_f[s](view, masks, rngs[s])
+            if code < 0 or code > 63 or not (opened & bit(code)):
+                raise IllegalPolicyAction("a bid decision returned an illegal bid")
+            is_blind = 0
+        else:
+            is_blind = 1
+            if code == B_B6:
+                b6used[s] += 1
+        _emit(trace, tp, 4, s, code, is_blind, np.int64(blind), np.int64(opened))
+        out[H_BID, s] = code
+        view[V_BID + s] = code
+        bid_sum += bid_count(p, code)
+
+    # first leader (4.1)
+    forced = -1
+    if p.first_lead == LEAD_LOWEST_CLUB:
+        clubs = np.uint64(0)
+        for s in range(n):
+            if s != sitout:
+                clubs |= hands[s]
+        opening = lowest_card(clubs & SUITS[0])
+        leader = owner(hands, n, opening)
+        if p.first_lead_card_forced:
+            forced = opening
+    else:
+        leader = (dealer + 1) % n
+    first_leader = leader
+
+    # play
+    won = out[H_TRICKS]
+    jacks = out[H_JACKS]
+    for s in range(n):
+        won[s] = 0
+        jacks[s] = 0
+    broken = False
+    played_all = np.uint64(0)
+    prize = np.uint64(p.prize_jacks)
+    view[V_PHASE] = PHASE_PLAY
+    for trick in range(tricks_total):
+        out_seat = sitout if trick == 0 else -1
+        nplay = n - 1 if out_seat >= 0 else n
+        view[V_TRICK] = trick
+        view[V_LEADER] = leader
+        view[V_SITOUT] = out_seat
+        view[V_WIN_SEAT] = -1
+        view[V_WIN_CARD] = -1
+        view[V_LED_SUIT] = -1
+        for i in range(MAX_SEATS):
+            view[V_TRICK_CARD + i] = -1
+            view[V_TRICK_SEAT + i] = -1
+        trick_mask = np.uint64(0)
+        seat = leader
+        led = -1
+        best = -1
+        best_seat = -1
+        for pos in range(nplay):
+            if seat == out_seat:
+                seat = (seat + 1) % n
+            hand = hands[seat]
+            legal = spades_legal(hand, led, SUITS, forced if trick == 0 else -1,
+                                 p.spades_must_be_broken == 1 and not broken,
+                                 trick == 0 and p.first_trick_trump_allowed == 0)
+            if legal & (legal - np.uint64(1)):
+                view[V_SEAT] = seat
+                view[V_NPLAYED] = pos
+                masks[M_HAND] = hand
+                masks[M_LEGAL] = legal
+                c = play_f[seat](view, masks, rngs[seat])
+                if c < 0 or c > 54 or not (legal & bit(c)):
+                    raise IllegalPolicyAction("a play decision returned an illegal card")
+            else:
+                c = lowest_card(legal)
+            b = bit(c)
+            hands[seat] = hand & ~b
+            _emit(trace, tp, 5, seat, c, trick, pos, 0)
+            if pos == 0:
+                led = 3 if (b & TRUMPS) else c // 13
+                view[V_LED_SUIT] = led
+            elif not (b & SUITS[led]):
+                masks[M_VOID + seat] |= SUITS[led]
+            if b & TRUMPS:
+                broken = True
+            if best < 0 or card_beats(c, best, 3, SUITS):
+                best = c
+                best_seat = seat
+            trick_mask |= b
+            played_all |= b
+            view[V_TRICK_CARD + pos] = c
+            view[V_TRICK_SEAT + pos] = seat
+            view[V_WIN_SEAT] = best_seat
+            view[V_WIN_CARD] = best
+            view[V_BROKEN] = broken
+            masks[M_PLAYED] = played_all
+            masks[M_TRICK] = trick_mask
+            seat = (seat + 1) % n
+        won[best_seat] += 1
+        jacks[best_seat] |= np.int64(trick_mask & prize)
+        view[V_TRICKS + best_seat] += 1
+        view[V_JACKS + best_seat] = jacks[best_seat]
+        masks[M_TRICK] = np.uint64(0)
+        _emit(trace, tp, 6, best_seat, trick, best, 0, 0)
+        leader = best_seat
+
+    # scoring (5.1): every player independently
+    for s in range(n):
+        code = out[H_BID, s]
+        delta, g, added, penalty = score_bid(p, code, won[s], np.uint64(jacks[s]), bags[s])
+        out[H_DELTA, s] = delta
+        out[H_BAGS, s] = added
+        out[H_PENALTY, s] = penalty
+        out[H_MADE, s] = bid_made(p, code, won[s])
+        scores[s] += delta
+        bags[s] = g
+        _emit(trace, tp, 7, s, delta, scores[s], g, penalty)
+    return first_leader, redeals
+
+
+# ---------------------------------------------------------------- games and records
+
+
+@nb.njit(cache=True)
+def _features(row, col, seat, hand):
+    """Hand features at the deal: trumps, top trumps, side aces, void side suits."""
+    row[col + 5 * MAX_SEATS + seat] = popcount(hand & TRUMPS)
+    row[col + 6 * MAX_SEATS + seat] = popcount(hand & TOP_TRUMPS)
+    row[col + 7 * MAX_SEATS + seat] = popcount(hand & SIDE_ACES)
+    voids = 0
+    for su in range(3):
+        if (hand & SUITS[su]) == 0:
+            voids += 1
+    row[col + 8 * MAX_SEATS + seat] = voids
+
+
+@nb.njit(cache=True, nogil=True)
+def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_no, dealer,
+              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp):
+    """Play one game from ``dealer``; returns (winner or -1, hands played, next dealer, next hand_no).
+
+    ``row`` (may be empty) receives the game record columns.
+    """
+    n = form[0]
+    scores = state[0]
+    bags = state[1]
+    b6used = state[2]
+    for s in range(MAX_SEATS):
+        scores[s] = 0
+        bags[s] = 0
+        b6used[s] = 0
+    record = row.shape[0] > 0
+    if record:
+        row[:] = 0
+        row[2] = dealer
+        for s in range(n, MAX_SEATS):
+            for g in range(len(PER_SEAT_GAME)):
+                row[G_SEAT0 + g * MAX_SEATS + s] = -1
+    winner = -1
+    played = 0
+    while played < p.max_hands:
+        play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, played,
+                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+        played += 1
+        hand_no += 1
+        if record:
+            row[3] = dealer
+            for s in range(n):
+                kind = bid_kind(out[H_BID, s])
+                row[G_N_KIND + kind] += 1
+                row[G_MADE_KIND + kind] += out[H_MADE, s]
+                if out[H_PENALTY, s] > 0 and p.bag_mode == BAG_ACCUMULATE:
+                    row[G_SEAT0 + MAX_SEATS + s] += 1
+                if kind == K_B6:
+                    row[G_SEAT0 + 2 * MAX_SEATS + s] += 1
+        dealer = (dealer + 1) % n
+        top = scores[0]
+        for s in range(1, n):
+            top = max(top, scores[s])
+        leaders = 0
+        for s in range(n):
+            if scores[s] == top:
+                leaders += 1
+                winner = s
+        if top >= p.target_score:
+            if leaders == 1:
+                break
+            if record:
+                row[5] += 1
+        winner = -1
+    _emit(trace, tp, 8, game_no, winner, played, 0, 0)
+    if record:
+        row[0] = winner
+        row[1] = played
+        for s in range(n):
+            row[G_SEAT0 + s] = scores[s]
+            if scores[s] >= p.target_score:
+                row[4] += 1
+    return winner, played, dealer, hand_no
+
+
+@nb.njit(cache=True)
+def _first_dealer(p, n, seed, index):
+    if p.first_dealer >= 0:
+        return p.first_dealer
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(7))
+    return below(rng, n)
+
+
+@nb.njit(cache=True, nogil=True)
+def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start, count, out_rows, trace):
+    """Simulate records ``start .. start+count-1`` of ``seed`` into ``out_rows`` [count, ncols].
+
+    ``trace`` (int64 [rows, 6]) receives the events of the records while it has room;
+    returns the number of trace rows wanted (more than its length if it overflowed).
+    """
+    p = p_arr[0]
+    n = form[0]
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    dealt = np.zeros(MAX_SEATS, np.uint64)
+    out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    masks = np.zeros(MASKS_SIZE, np.uint64)
+    rngs = np.zeros((MAX_SEATS + 1, 1), np.uint64)
+    cards = np.zeros(64, np.int64)
+    state = np.zeros((3, MAX_SEATS), np.int64)
+    tokens = np.zeros(MAX_SEATS, np.int64)
+    no_row = np.zeros(0, np.int64)
+    tp = np.zeros(1, np.int64)
+    for r in range(count):
+        index = start + r
+        row = out_rows[r]
+        dealer = _first_dealer(p, n, seed, index)
+        tokens[:] = 0
+        if unit == UNIT_DEAL:
+            row[:] = -1
+            scores = state[0]
+            bags = state[1]
+            b6used = state[2]
+            scores[:] = 0
+            bags[:] = 0
+            b6used[:] = 0
+            leader, redeals = play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0,
+                                        dealer, scores, bags, b6used, tokens, hands, dealt, out, view,
+                                        masks, rngs, cards, trace, tp)
+            row[0] = dealer
+            row[1] = leader
+            row[2] = redeals
+            for s in range(n):
+                row[D_SEAT0 + s] = out[H_BID, s]
+                row[D_SEAT0 + MAX_SEATS + s] = out[H_TRICKS, s]
+                row[D_SEAT0 + 2 * MAX_SEATS + s] = out[H_DELTA, s]
+                row[D_SEAT0 + 3 * MAX_SEATS + s] = out[H_BAGS, s]
+                jc = 0
+                if out[H_JACKS, s] & (1 << JC):
+                    jc += 1
+                if out[H_JACKS, s] & (1 << JD):
+                    jc += 2
+                if out[H_JACKS, s] & (1 << JH):
+                    jc += 4
+                row[D_SEAT0 + 4 * MAX_SEATS + s] = jc
+                _features(row, D_SEAT0, s, dealt[s])
+        elif unit == UNIT_GAME:
+            play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0, dealer,
+                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+        else:
+            row[:] = 0
+            row[3] = dealer
+            hand_no = 0
+            games = 0
+            champion = -1
+            while True:
+                winner, played, dealer, hand_no = play_game(
+                    p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, games, dealer,
+                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+                games += 1
+                if winner < 0:
+                    break
+                tokens[winner] += 1
+                if tokens[winner] >= p.tournament_wins:
+                    champion = winner
+                    break
+            _emit(trace, tp, 9, champion, games, 0, 0, 0)
+            row[0] = champion
+            row[1] = games
+            row[2] = hand_no
+            for s in range(MAX_SEATS):
+                row[T_SEAT0 + s] = tokens[s] if s < n else -1
+    return tp[0]
+
+
+# ---------------------------------------------------------------- Python entry points
+
+UNIT_CODES = {"deal": UNIT_DEAL, "game": UNIT_GAME, "tournament": UNIT_TOURNAMENT}
+_NO_TRACE = np.zeros((0, 6), np.int64)
+
+
+def _run(unit, variant, table, seed, start, count, trace):
+    from simcards.core.errors import SimcardsError
+    from simcards.games.cutthroat.variant import form_array, packed
+
+    out = np.zeros((count, len(UNIT_COLUMNS[UNIT_CODES[unit]])), np.int64)
+    try:
+        wanted = run_records(UNIT_CODES[unit], packed(variant), form_array(variant), table["blind"],
+                             table["bid"], table["play"], table["redeal"], int(seed), int(start),
+                             int(count), out, trace)
+    except IllegalPolicyAction as exc:
+        raise SimcardsError(f"cutthroat: {exc}") from None
+    return out, wanted
+
+
+def simulate(unit, variant, table, seed, start, count):
+    """Records ``start .. start+count-1`` of ``seed`` as an int64 array [count, ncols]."""
+    return _run(unit, variant, table, seed, start, count, _NO_TRACE)[0]
+
+
+def trace_record(unit, variant, table, seed, index):
+    """(record row, trace rows [events, 6]) of record ``index``: every deal, bid, card and score."""
+    size = 4096
+    while True:
+        buf = np.zeros((size, 6), np.int64)
+        out, wanted = _run(unit, variant, table, seed, index, 1, buf)
+        if wanted <= size:
+            return out[0], buf[:wanted]
+        size = int(wanted)
