@@ -59,7 +59,7 @@ def compute_chunk(spec_dict: dict, chunk: int) -> tuple[pd.DataFrame | None, pd.
     game, variant, _ = _context(spec)
     start, count = spec.chunk_range(chunk)
     records = simulate_records(spec, start, count)
-    tally = game.tally(spec.unit, records, variant)
+    tally = game.tally(spec.unit, records, variant) if spec.records != "none" else stats.empty()
     return (records if spec.records == "all" else None), tally
 
 
