@@ -1,0 +1,33 @@
+"""Partnership Spades (rules: shared/rules/spades.md; docs: docs/games/spades.md)."""
+from simcards.core.game import Game
+from simcards.core.policy import PolicyCatalog
+from simcards.games.spades import records
+from simcards.games.spades.kernel import run_kernel
+from simcards.games.spades.policies import BASIC, DECISIONS, EXPERT, RANDOM
+from simcards.games.spades.replay import replay
+from simcards.games.spades.variant import PRESETS, SpadesVariant
+
+
+def simulate(unit, variant, table, seed, start, count):
+    """Records ``start .. start+count-1`` of ``seed`` (int64 array, columns of the unit)."""
+    out, _ = run_kernel(unit or "deal", variant, table, seed, start, count)
+    return out
+
+
+GAME = Game(
+    name="spades",
+    title="Spades (partnership)",
+    description="Four players in two partnerships bid tricks with spades as trumps; Nil, Blind Nil, bags.",
+    variant_type=SpadesVariant,
+    presets=PRESETS,
+    units=records.UNITS,
+    policies=PolicyCatalog("spades", DECISIONS, {"random": RANDOM, "basic": BASIC, "expert": EXPERT}, 4),
+    seats=lambda variant: 4,
+    simulate=simulate,
+    tally=records.tally,
+    figures=records.figures,
+    replay=replay,
+    aliases=("partnership-spades",),
+    shortcuts={"target": "target_score", "bag-limit": "bag_limit"},
+    default_policy="basic",
+)

@@ -1,0 +1,309 @@
+"""Spades decisions, the state view policies see, and the built-in policies.
+
+Every decision function has the same signature ``SIG = int64(int64[:], uint64[:])``:
+``f(view, rng) -> int``. ``view`` is the read-only *state view* below, filled by the
+kernel with what the deciding seat may know (rules 3.6: public information plus its
+own hand and its own exchange cards, never another seat's hand); ``rng`` is the
+seat's own random stream for ``simcards.core.rng`` helpers. Card sets are ``uint64``
+masks stored in int64 slots (bit ``card``; cards as in ``simcards.core.cards``, with
+LJ = 52 and BJ = 54 in the joker deck): use ``np.uint64(view[V_HAND])``.
+
+State view layout (index constants, ``view[V_BID + seat]`` for per-seat blocks):
+
+====================  =====================================================================
+``V_SEAT``            the seat deciding (0..3; partner = seat ^ 2, team = seat & 1)
+``V_DEALER``          dealer of this hand
+``V_HAND``            own current hand (0 in the ``blind`` decision: the hand is unseen)
+``V_LEGAL``           play: legal cards; bid: legal bids as bits (bit b = bid b, bit 0 =
+                      Nil, bit 14 = BN); exchange: the cards to choose from (own hand)
+``V_COUNT``           exchange: number of cards to give
+``V_ROLE``            exchange: 0 = the Nil/BN bidder, 1 = its partner
+``V_GIVEN``           cards this seat gave in the exchange (private)
+``V_RECEIVED``        cards this seat received in the exchange (private)
+``V_TRICK``           trick number 0..12
+``V_LEADER``          leader of the current trick
+``V_NPLAYED``         cards already played to the current trick (0 = this seat leads)
+``V_LED_SUIT``        effective suit led (0 C, 1 D, 2 H, 3 S; -1 when leading)
+``V_WIN_SEAT``        seat currently winning the trick (-1 when leading)
+``V_WIN_CARD``        card currently winning the trick (-1 when leading)
+``V_BROKEN``          1 once spades are broken
+``V_PLAYED``          every card played this hand, current trick included
+``V_DECK``            the deck in use (52 cards)
+``V_SUITS + s``       effective-suit masks (jokers are in ``V_SUITS + 3``, spades)
+``V_TABLE + seat``    card played by that seat to the current trick, -1 if none yet
+``V_BID + seat``      bid (-1 = not yet, 0 = Nil or BN, 1..13)
+``V_BLIND + seat``    1 when that seat's 0 is a Blind Nil
+``V_TRICKS + seat``   tricks won so far this hand
+``V_VOIDS + seat``    bit s set once that seat failed to follow suit s (public)
+``V_SCORE + team``    team scores at the start of the hand (team 0 = seats 0 and 2)
+``V_BAGS + team``     team bag counters at the start of the hand
+``V_EXCHANGE + team`` cards exchanged each way by that team this hand (0 = none)
+``V_TARGET``          target score; ``V_BAG_LIMIT``, ``V_NIL_VALUE``, ``V_BN_VALUE`` alike
+``V_HANDS_PLAYED``    hands already played in this game
+====================  =====================================================================
+
+Decisions: ``blind`` (1 = bid Blind Nil; asked only when BN is legal, before the hand
+is seen), ``bid`` (0..13), ``exchange`` (mask of exactly ``V_COUNT`` cards of
+``V_LEGAL``), ``play`` (a card of ``V_LEGAL``), ``misdeal`` (1 = call the optional
+deficient-hand redeal). An illegal answer stops the run with an error naming the seat.
+"""
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from simcards.core.policy import Decision, Policy
+from simcards.core.rng import below, random_card_of
+
+SIG = types.int64(types.int64[:], types.uint64[:])
+
+V_SEAT, V_DEALER, V_HAND, V_LEGAL, V_COUNT, V_ROLE, V_GIVEN, V_RECEIVED = range(8)
+V_TRICK, V_LEADER, V_NPLAYED, V_LED_SUIT, V_WIN_SEAT, V_WIN_CARD, V_BROKEN = range(8, 15)
+V_PLAYED, V_DECK = 15, 16
+V_SUITS = 17  # 4 slots
+V_TABLE = 21  # 4
+V_BID = 25  # 4
+V_BLIND = 29  # 4
+V_TRICKS = 33  # 4
+V_VOIDS = 37  # 4
+V_SCORE = 41  # 2
+V_BAGS = 43  # 2
+V_EXCHANGE = 45  # 2
+V_TARGET, V_BAG_LIMIT, V_NIL_VALUE, V_BN_VALUE, V_HANDS_PLAYED = 47, 48, 49, 50, 51
+VIEW_LEN = 64
+
+BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
+
+DECISIONS = (
+    Decision("blind", SIG, "Before seeing the hand: 1 to bid Blind Nil, 0 to look at the cards."),
+    Decision("bid", SIG, "Bid 0 (Nil) .. 13, one of the bits of view[V_LEGAL]."),
+    Decision("exchange", SIG, "Mask of exactly view[V_COUNT] cards of view[V_LEGAL] to pass to the partner."),
+    Decision("play", SIG, "A card of view[V_LEGAL]."),
+    Decision("misdeal", SIG, "Deficient hand (optional misdeal rule): 1 to call a redeal."),
+)
+
+_ONE = np.uint64(1)
+
+
+# ---------------------------------------------------------------- helpers for policies
+
+
+@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
+def rank_value(c):
+    """Rank of a card for comparisons across suits: 2 = 0 .. A = 12, LJ = 13, BJ = 15."""
+    if c >= 52:
+        return c - 39
+    return c - 13 * (c // 13)
+
+
+@nb.njit(nb.int64(nb.uint64, nb.int64[:], nb.boolean), cache=True)
+def lowest_by_rank(cards, view, avoid_trumps):
+    """The lowest-ranked card of ``cards`` (ties: the suit with fewer cards); trumps last if asked."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        m = cards & np.uint64(view[V_SUITS + s])
+        if m == 0:
+            continue
+        c = lowest_card(m)
+        key = rank_value(c) * 64 + popcount(m)
+        if avoid_trumps and s == 3:
+            key += 1 << 20
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@nb.njit(nb.int64(nb.uint64, nb.int64[:], nb.boolean), cache=True)
+def highest_by_rank(cards, view, avoid_trumps):
+    """The highest-ranked card of ``cards`` (ties: the shorter suit); trumps last if asked."""
+    best = -1
+    best_key = -(1 << 30)
+    for s in range(4):
+        m = cards & np.uint64(view[V_SUITS + s])
+        if m == 0:
+            continue
+        c = highest_card(m)
+        key = rank_value(c) * 64 - popcount(m)
+        if avoid_trumps and s == 3:
+            key -= 1 << 20
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@nb.njit(nb.int64(nb.int64, nb.int64[:]), cache=True, inline="always")
+def suit_in_view(c, view):
+    """Effective suit of card ``c``."""
+    if c >= 52:
+        return 3
+    return c // 13
+
+
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64[:]), cache=True, inline="always")
+def beats(c, best, view):
+    """Whether ``c`` beats the card ``best`` that is winning the trick (spades trump)."""
+    sc = suit_in_view(c, view)
+    sb = suit_in_view(best, view)
+    if sc == sb:
+        return c > best
+    return sc == 3
+
+
+@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
+def winners_over(cards, best, view):
+    """The cards of ``cards`` that would beat ``best`` (the card now winning the trick)."""
+    sb = suit_in_view(best, view)
+    above = cards & np.uint64(view[V_SUITS + sb]) & ~((bit(best) << _ONE) - _ONE)
+    if sb != 3:
+        above |= cards & np.uint64(view[V_SUITS + 3])
+    return above
+
+
+@nb.njit(nb.int64(nb.uint64, nb.int64), cache=True)
+def nearest_legal_bid(legal_bids, want):
+    """The legal number bid (or Nil when only that is left) closest to ``want``, ties upward."""
+    for d in range(14):
+        up = want + d
+        if 1 <= up <= 13 and (legal_bids >> np.uint64(up)) & _ONE:
+            return up
+        down = want - d
+        if 1 <= down <= 13 and (legal_bids >> np.uint64(down)) & _ONE:
+            return down
+    return 0
+
+
+@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.int64[:], nb.boolean), cache=True)
+def pick_cards(cards, k, view, highest):
+    """``k`` cards of ``cards`` by rank: the highest (trumps first) or the lowest (trumps last)."""
+    out = np.uint64(0)
+    rest = cards
+    for _ in range(k):
+        if highest:
+            trumps = rest & np.uint64(view[V_SUITS + 3])
+            c = highest_card(trumps) if trumps else highest_by_rank(rest, view, False)
+        else:
+            c = lowest_by_rank(rest, view, True)
+        out |= bit(c)
+        rest &= ~bit(c)
+    return out
+
+
+# ---------------------------------------------------------------- random: uniform legal
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def random_blind(view, rng):
+    # BN is one of the 15 bids BN, Nil, 1..13: take it with probability 1/15
+    return 1 if below(rng, 15) == 0 else 0
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def random_bid(view, rng):
+    legal = np.uint64(view[V_LEGAL]) & np.uint64((1 << 14) - 1)
+    return random_card_of(legal, rng)
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def random_exchange(view, rng):
+    rest = np.uint64(view[V_LEGAL])
+    out = np.uint64(0)
+    for _ in range(view[V_COUNT]):
+        c = random_card_of(rest, rng)
+        out |= bit(c)
+        rest &= ~bit(c)
+    return np.int64(out)
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def random_play(view, rng):
+    return random_card_of(np.uint64(view[V_LEGAL]), rng)
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def random_misdeal(view, rng):
+    return below(rng, 2)
+
+
+# ---------------------------------------------------------------- basic: cheap counting
+
+
+@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+def sure_tricks(hand, view):
+    """Cheap trick count: top trumps with enough length, trumps beyond three, side aces
+    and guarded kings."""
+    trumps = hand & np.uint64(view[V_SUITS + 3])
+    n_trumps = popcount(trumps)
+    deck_trumps = np.uint64(view[V_DECK]) & np.uint64(view[V_SUITS + 3])
+    count = 0.0
+    top = deck_trumps
+    for i in range(3):  # the three highest trumps of the deck, each needs i guards
+        c = highest_card(top)
+        top &= ~bit(c)
+        if (trumps & bit(c)) and n_trumps > i:
+            count += 1.0
+    if n_trumps > 3:
+        count += n_trumps - 3
+    for s in range(3):
+        m = hand & np.uint64(view[V_SUITS + s])
+        n = popcount(m)
+        ace = bit(13 * s + 12)
+        king = bit(13 * s + 11)
+        if (m & ace) and n <= 5:
+            count += 1.0
+        if (m & king) and 2 <= n <= 4:
+            count += 1.0
+    return count
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def basic_blind(view, rng):
+    return 0
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def basic_bid(view, rng):
+    want = int(sure_tricks(np.uint64(view[V_HAND]), view) + 0.5)
+    return nearest_legal_bid(np.uint64(view[V_LEGAL]), max(want, 1))
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def basic_exchange(view, rng):
+    # the Nil bidder sheds its highest cards, the partner sends its lowest
+    return np.int64(pick_cards(np.uint64(view[V_LEGAL]), view[V_COUNT], view, view[V_ROLE] == 0))
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def basic_play(view, rng):
+    legal = np.uint64(view[V_LEGAL])
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    if view[V_NPLAYED] == 0:
+        # lead a card that is the highest left in its suit, else the lowest card
+        unseen = np.uint64(view[V_DECK]) & ~np.uint64(view[V_PLAYED]) & ~np.uint64(view[V_HAND])
+        for s in range(4):
+            m = legal & np.uint64(view[V_SUITS + s])
+            if m and highest_card(m) > highest_card(unseen & np.uint64(view[V_SUITS + s])):
+                return highest_card(m)
+        return lowest_by_rank(legal, view, True)
+    seat = view[V_SEAT]
+    if view[V_WIN_SEAT] != (seat ^ 2):
+        win = winners_over(legal, view[V_WIN_CARD], view)
+        if win:
+            return lowest_by_rank(win, view, True)
+    return lowest_by_rank(legal, view, True)
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def basic_misdeal(view, rng):
+    return 1
+
+
+RANDOM = Policy("random", blind=random_blind, bid=random_bid, exchange=random_exchange,
+                play=random_play, misdeal=random_misdeal)
+BASIC = Policy("basic", blind=basic_blind, bid=basic_bid, exchange=basic_exchange,
+               play=basic_play, misdeal=basic_misdeal)
+
+EXPERT = Policy("expert", base=BASIC)  # placeholder, replaced below

@@ -1,0 +1,729 @@
+"""Compiled partnership Spades: deal, bid, exchange, play and score (rules sections 2-5).
+
+One hand is played by :func:`play_hand`; :func:`simulate_deals` (unit ``deal``) and
+:func:`simulate_games` (unit ``game``: a game, or a match when ``match_wins > 1``)
+loop over records. Record ``i`` of seed ``s`` draws its deals from stream 0 of
+``(s, i)`` and the policies of seat ``k`` from stream ``1 + k``, so the results do not
+depend on chunking and changing one seat's policy leaves the others' draws alone.
+
+Hands are ``uint64`` masks. The kernel keeps the public state directly in the policy
+state view (``policies.V_*``) and writes one record row per hand (``DEAL_COLUMNS``);
+with ``trace_on`` it also writes every move to a trace row (``T_*``) that
+``replay.py`` formats and ``referee.py`` re-checks. No pandas here.
+"""
+import numba as nb
+import numpy as np
+
+from simcards.core.cards import bit, lowest_card, popcount
+from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.tricks import card_beats, spades_legal
+from simcards.games.spades.policies import (
+    BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
+    V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
+    V_NPLAYED, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
+    V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
+)
+
+# ---------------------------------------------------------------- record layouts
+
+DEAL_COLUMNS = (
+    ("dealer", "Seat that dealt (bidding starts at its left)."),
+    ("redeals", "Deficient-hand redeals before this hand (misdeal_condition)."),
+    *((f"bid{s}", f"Bid of seat {s}: 0 = Nil or Blind Nil, 1..13 = tricks.") for s in range(4)),
+    *((f"blind{s}", f"1 if seat {s} bid Blind Nil.") for s in range(4)),
+    *((f"exchange{t}", f"Cards passed each way inside team {t} (0 = no exchange).") for t in range(2)),
+    ("first_leader", "Seat that led trick 1."),
+    *((f"tricks{s}", f"Tricks won by seat {s}.") for s in range(4)),
+    *((f"contract{t}", f"Team {t} contract: sum of its number bids (0 = both bid Nil/BN).") for t in range(2)),
+    *((f"won{t}", f"Tricks won by team {t} (both seats).") for t in range(2)),
+    *((f"made{t}", f"Team {t} contract: 1 made, 0 set, -1 no contract (both Nil/BN).") for t in range(2)),
+    *((f"set{t}", f"1 if team {t} was set (won fewer tricks than its contract).") for t in range(2)),
+    *((f"nil{s}", f"Seat {s} Nil/BN: -1 not bid, 0 failed, 1 made.") for s in range(4)),
+    *((f"points{t}", f"Score change of team {t} in this hand (bag penalties included).") for t in range(2)),
+    *((f"bags{t}", f"New bags of team {t} this hand.") for t in range(2)),
+    *((f"penalties{t}", f"Bag-limit penalties applied to team {t} this hand.") for t in range(2)),
+    *((f"score{t}", f"Team {t} score after the hand.") for t in range(2)),
+    *((f"bag_count{t}", f"Team {t} bag counter after the hand.") for t in range(2)),
+    ("broken_trick", "Trick (1..13) in which spades were broken; 0 = never."),
+)
+_D = {name: i for i, (name, _) in enumerate(DEAL_COLUMNS)}
+D_DEALER, D_REDEALS, D_BID, D_BLIND, D_EXCH = _D["dealer"], _D["redeals"], _D["bid0"], _D["blind0"], _D["exchange0"]
+D_LEADER, D_TRICKS, D_CONTRACT, D_WON = _D["first_leader"], _D["tricks0"], _D["contract0"], _D["won0"]
+D_MADE, D_SET, D_NIL, D_POINTS, D_BAGS = _D["made0"], _D["set0"], _D["nil0"], _D["points0"], _D["bags0"]
+D_PEN, D_SCORE, D_BAGCOUNT, D_BROKEN = _D["penalties0"], _D["score0"], _D["bag_count0"], _D["broken_trick"]
+N_DEAL_COLS = len(DEAL_COLUMNS)
+
+GAME_COLUMNS = (
+    ("winner", "Winning team (0 = seats 0/2, 1 = seats 1/3) of the match; -1 = unfinished (max_hands)."),
+    ("games_won0", "Games won by team 0 (match_wins > 1 makes a record a match)."),
+    ("games_won1", "Games won by team 1."),
+    ("games", "Games played in this record."),
+    ("hands", "Hands played (all games of the record)."),
+    ("first_dealer", "Dealer of the first hand."),
+    ("score0", "Final score of team 0 in the last game."),
+    ("score1", "Final score of team 1 in the last game."),
+    ("bag_count0", "Bag counter of team 0 at the end of the last game."),
+    ("bag_count1", "Bag counter of team 1 at the end of the last game."),
+    *((f"bags_taken{t}", f"Bags taken by team {t} over all hands.") for t in range(2)),
+    *((f"penalties{t}", f"Bag-limit penalties paid by team {t}.") for t in range(2)),
+    *((f"contracts{t}", f"Hands in which team {t} had a number contract.") for t in range(2)),
+    *((f"sets{t}", f"Hands in which team {t} was set.") for t in range(2)),
+    *((f"nil_bids{t}", f"Nil bids (not blind) by team {t}.") for t in range(2)),
+    *((f"nil_made{t}", f"Successful Nil bids by team {t}.") for t in range(2)),
+    *((f"bn_bids{t}", f"Blind Nil bids by team {t}.") for t in range(2)),
+    *((f"bn_made{t}", f"Successful Blind Nil bids by team {t}.") for t in range(2)),
+    ("tie_hands", "Hands after which the game would have ended but the scores were tied."),
+    ("both_over", "1 if both teams were at or above the target when the last game ended."),
+    ("redeals", "Deficient-hand redeals over the record."),
+)
+_G = {name: i for i, (name, _) in enumerate(GAME_COLUMNS)}
+G_WINNER, G_GAMES_WON, G_GAMES, G_HANDS, G_FIRST = _G["winner"], _G["games_won0"], _G["games"], _G["hands"], _G["first_dealer"]
+G_SCORE, G_BAGCOUNT, G_BAGS, G_PEN = _G["score0"], _G["bag_count0"], _G["bags_taken0"], _G["penalties0"]
+G_CONTRACTS, G_SETS, G_NILB, G_NILM = _G["contracts0"], _G["sets0"], _G["nil_bids0"], _G["nil_made0"]
+G_BNB, G_BNM, G_TIES, G_BOTH, G_REDEALS = _G["bn_bids0"], _G["bn_made0"], _G["tie_hands"], _G["both_over"], _G["redeals"]
+N_GAME_COLS = len(GAME_COLUMNS)
+
+# trace row of one hand
+T_DEALER, T_REDEALS, T_FIRST_LEADER = 0, 1, 2
+T_HANDS = 3  # 4 dealt hands (before the exchange)
+T_BID = 7  # 4
+T_BLIND = 11  # 4
+T_GIVE = 15  # 4: cards each seat passed in the exchange
+T_EXCH = 19  # 2: count per team
+T_PLAYS = 21  # 52 cards in play order
+T_LEADERS = 73  # 13
+T_WINNERS = 86  # 13
+T_SCORE_BEFORE = 99  # 2
+T_BAGS_BEFORE = 101  # 2
+T_HANDS_BEFORE = 103  # hands already played in the game
+TRACE_LEN = 104
+
+# error codes written to err[0] before the kernel raises (turned into SimcardsError)
+E_BID, E_PLAY, E_EXCHANGE, E_REDEALS = 1, 2, 3, 4
+MAX_REDEALS = 10_000
+
+_ONE = np.uint64(1)
+_FACES = np.uint64(0)
+for _s in range(4):
+    for _r in (9, 10, 11):  # J, Q, K
+        _FACES |= np.uint64(1 << (13 * _s + _r))
+
+
+# ---------------------------------------------------------------- deck and deal
+
+
+def deck_setup(params):
+    """(deck card numbers int64[52], effective suit masks uint64[4]) for a variant row."""
+    p = params[0]
+    cards = list(range(52))
+    if p["jokers"] == 2:
+        removed = int(p["joker_removed_cards"])
+        cards = [c for c in cards if not removed >> c & 1] + [52, 54]
+    deck = np.array(cards, dtype=np.int64)
+    masks = np.zeros(4, dtype=np.uint64)
+    for c in cards:
+        masks[3 if c >= 52 else c // 13] |= np.uint64(1 << c)
+    return deck, masks
+
+
+@nb.njit(cache=True, nogil=True)
+def deal_hands(deck, fixed, dealer, state, hands, buf):
+    """Deal 13 cards to each seat: ``fixed[s]`` (known cards, may be 0) plus random ones.
+
+    The unknown cards are shuffled and dealt one at a time from ``left_of(dealer)``
+    clockwise, skipping seats that are full.
+    """
+    known = fixed[0] | fixed[1] | fixed[2] | fixed[3]
+    n = 0
+    for i in range(deck.shape[0]):
+        if not (known & bit(deck[i])):
+            buf[n] = deck[i]
+            n += 1
+    shuffle(buf[:n], state)
+    if not known:
+        for s in range(4):
+            hands[s] = np.uint64(0)
+        for j in range(n):
+            hands[(dealer + 1 + j) & 3] |= bit(buf[j])
+        return
+    counts = np.zeros(4, np.int64)
+    for s in range(4):
+        hands[s] = fixed[s]
+        counts[s] = popcount(fixed[s])
+    seat = (dealer + 1) & 3
+    j = 0
+    while j < n:
+        if counts[seat] < 13:
+            hands[seat] |= bit(buf[j])
+            counts[seat] += 1
+            j += 1
+        seat = (seat + 1) & 3
+
+
+@nb.njit(nb.boolean(nb.uint64, nb.int64, nb.uint64), cache=True)
+def deficient(hand, condition, trumps):
+    """Whether ``hand`` qualifies for a redeal under ``misdeal_condition`` (index)."""
+    if condition == 1:
+        return (hand & trumps) == 0
+    if condition == 2:
+        return popcount(hand & trumps) <= 1
+    if condition == 3:
+        return (hand & _FACES) == 0
+    return False
+
+
+# ---------------------------------------------------------------- bidding
+
+
+@nb.njit(cache=True)
+def legal_bids(params, view, seat, dealer, looked):
+    """Legal-bid mask of ``seat`` now (bit b = bid b, bit 0 = Nil, BN_BIT = Blind Nil)."""
+    p = params[0]
+    team = seat & 1
+    partner_bid = view[V_BID + (seat ^ 2)]
+    nil_ok = p.nil_allowed == 1
+    bn_ok = p.blind_nil_allowed == 1 and not looked
+    if bn_ok and p.blind_nil_min_deficit >= 0:  # NULL is negative
+        bn_ok = view[V_SCORE + 1 - team] - view[V_SCORE + team] >= p.blind_nil_min_deficit
+    lo = 1
+    if p.min_team_bid > 0 and partner_bid >= 0:
+        need = p.min_team_bid - partner_bid
+        if need > 0:
+            nil_ok = False
+            bn_ok = False
+            lo = max(1, need)
+    mask = np.uint64(0)
+    for b in range(lo, 14):
+        mask |= bit(b)
+    if nil_ok:
+        mask |= _ONE
+    if bn_ok:
+        mask |= bit(BN_BIT)
+    if p.forbid_total_bids_13 == 1 and seat == dealer:
+        others = 0
+        for s in range(4):
+            if s != seat:
+                others += view[V_BID + s]
+        f = 13 - others
+        if 0 <= f <= 13:
+            restricted = mask & ~bit(f)
+            if f == 0:
+                restricted &= ~bit(BN_BIT)
+            if restricted & np.uint64((1 << 14) - 1):  # waived if no bid would be left
+                mask = restricted
+    return mask
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@nb.njit(cache=True)
+def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
+    """Rules 5.1 for one team. Returns (delta, bags_after, new_bags, penalties, contract, made).
+
+    ``bid_*`` is 0 for Nil/BN (``blind_*`` = 1 for BN); ``made`` is 1, 0 (set) or -1 (no
+    contract).
+    """
+    p = params[0]
+    nil_points = 0
+    failed = 0
+    C = 0
+    W = 0
+    for k in range(2):
+        b = bid_p if k == 0 else bid_q
+        bl = blind_p if k == 0 else blind_q
+        t = t_p if k == 0 else t_q
+        if b == 0:
+            v = p.blind_nil_value if bl == 1 else p.nil_value
+            if t == 0:
+                nil_points += v
+            else:
+                nil_points -= v
+                failed += t
+        else:
+            C += b
+            W += t
+    mode = p.failed_nil_tricks  # 0 bags, 1 partner, 2 ignored
+    if mode == 1 and C > 0:
+        W += failed
+    contract_points = 0
+    over = 0
+    made = -1
+    if C > 0:
+        mult = 2 if (p.ten_for_two_hundred == 1 and C >= p.ten_for_two_hundred_min_bid) else 1
+        set_mult = mult if p.ten_for_two_hundred_set_doubled == 1 else 1
+        if W >= C:
+            contract_points = 10 * C * mult
+            over = W - C
+            made = 1
+        else:
+            contract_points = -10 * C * set_mult
+            made = 0
+    nil_bags = failed if (mode == 0 or (mode == 1 and C == 0)) else 0
+    new_bags = over + nil_bags
+    bag_points = p.bag_point_value * new_bags
+    boston = 0
+    if p.boston_bonus > 0 and bid_p > 0 and bid_q > 0 and t_p + t_q == 13:
+        boston = p.boston_bonus
+    penalty = 0
+    penalties = 0
+    G = bags
+    if p.bag_mode == 0:  # accumulate
+        G += new_bags
+        if p.bag_overflow == 0:  # carry
+            while G >= p.bag_limit:
+                penalty += p.bag_limit_penalty
+                penalties += 1
+                G -= p.bag_limit
+        elif G >= p.bag_limit:
+            penalty += p.bag_limit_penalty
+            penalties = 1
+            G = 0
+    elif p.bag_mode == 1:  # per_bag
+        penalty = p.per_bag_penalty * new_bags
+        penalties = new_bags
+    else:
+        G += new_bags
+    delta = contract_points + nil_points + bag_points + boston - penalty
+    return delta, G, new_bags, penalties, C, made
+
+
+@nb.njit(cache=True)
+def game_over(params, s0, s1):
+    """Rules 5.8: -1 = play on, else the winning team."""
+    p = params[0]
+    terminal = max(s0, s1) >= p.target_score
+    if p.losing_score != -(2**62) and min(s0, s1) <= p.losing_score:
+        terminal = True
+    if terminal and s0 != s1:
+        return 0 if s0 > s1 else 1
+    return -1
+
+
+@nb.njit(cache=True)
+def terminal_tie(params, s0, s1):
+    """Whether the end condition holds but the scores are tied (another hand follows)."""
+    p = params[0]
+    terminal = max(s0, s1) >= p.target_score
+    if p.losing_score != -(2**62) and min(s0, s1) <= p.losing_score:
+        terminal = True
+    return terminal and s0 == s1
+
+
+# ---------------------------------------------------------------- one hand
+
+
+@nb.njit(cache=True)
+def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
+    view[V_SEAT] = seat
+    view[V_HAND] = np.int64(hand)
+    view[V_LEGAL] = np.int64(hand)
+    view[V_COUNT] = count
+    view[V_ROLE] = role
+    view[V_RECEIVED] = np.int64(received)
+    view[V_GIVEN] = 0
+    give = np.uint64(fexch[seat](view, rngs[seat]))
+    if (give & ~hand) or popcount(give) != count:
+        err[0] = E_EXCHANGE
+        err[1] = seat
+        err[2] = np.int64(give)
+        raise ValueError("spades: illegal exchange")
+    return give
+
+
+@nb.njit(cache=True, nogil=True)
+def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+              scores, bags, hands_before, fblind, fbid, fexch, fplay, fmis, rec, trace, trace_on, err):
+    """Deal, bid, exchange, play 13 tricks and score one hand.
+
+    Updates ``scores`` and ``bags`` (per team) in place and writes the hand's record
+    row ``rec`` (``DEAL_COLUMNS``) and, when ``trace_on``, the trace row ``trace``.
+    """
+    p = params[0]
+    trumps = suit_masks[3]
+    deck_mask = np.uint64(0)
+    for i in range(deck.shape[0]):
+        deck_mask |= bit(deck[i])
+
+    # ---- deal, with deficient-hand redeals (same dealer, fresh shuffle)
+    redeals = 0
+    looked = 0
+    while True:
+        deal_hands(deck, fixed, dealer, deal_rng, hands, buf)
+        looked = 0
+        if p.misdeal_condition == 0:
+            break
+        redeal = False
+        for i in range(4):
+            s = (dealer + 1 + i) & 3
+            if deficient(hands[s], p.misdeal_condition, trumps):
+                if p.misdeal_optional == 0:
+                    redeal = True
+                    break
+                looked |= 1 << s
+                _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+                view[V_SEAT] = s
+                view[V_HAND] = np.int64(hands[s])
+                if fmis[s](view, rngs[s]) != 0:
+                    redeal = True
+                    break
+        if not redeal:
+            break
+        redeals += 1
+        if redeals > MAX_REDEALS:
+            err[0] = E_REDEALS
+            raise ValueError("spades: too many redeals")
+
+    if trace_on:
+        trace[T_DEALER] = dealer
+        trace[T_REDEALS] = redeals
+        for s in range(4):
+            trace[T_HANDS + s] = np.int64(hands[s])
+            trace[T_GIVE + s] = 0
+        trace[T_SCORE_BEFORE] = scores[0]
+        trace[T_SCORE_BEFORE + 1] = scores[1]
+        trace[T_BAGS_BEFORE] = bags[0]
+        trace[T_BAGS_BEFORE + 1] = bags[1]
+        trace[T_HANDS_BEFORE] = hands_before
+
+    # ---- bidding
+    _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+    for i in range(4):
+        s = (dealer + 1 + i) & 3
+        legal = legal_bids(params, view, s, dealer, (looked >> s) & 1)
+        view[V_SEAT] = s
+        blind = 0
+        if legal & bit(BN_BIT):
+            view[V_HAND] = 0
+            view[V_LEGAL] = np.int64(legal)
+            blind = 1 if fblind[s](view, rngs[s]) != 0 else 0
+        if blind:
+            b = 0
+        else:
+            legal &= ~bit(BN_BIT)
+            view[V_HAND] = np.int64(hands[s])
+            view[V_LEGAL] = np.int64(legal)
+            b = fbid[s](view, rngs[s])
+            if b < 0 or b > 13 or not (legal >> np.uint64(b)) & _ONE:
+                err[0] = E_BID
+                err[1] = s
+                err[2] = b
+                raise ValueError("spades: illegal bid")
+        view[V_BID + s] = b
+        view[V_BLIND + s] = blind
+        rec[D_BID + s] = b
+        rec[D_BLIND + s] = blind
+        if trace_on:
+            trace[T_BID + s] = b
+            trace[T_BLIND + s] = blind
+
+    # ---- card exchange inside each team (NS first)
+    given_m = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+    for team in range(2):
+        a = team
+        q = team + 2
+        k = 0
+        z = -1
+        if (view[V_BID + a] == 0) != (view[V_BID + q] == 0):
+            z = a if view[V_BID + a] == 0 else q
+            k = p.blind_nil_exchange_count if view[V_BLIND + z] == 1 else p.nil_exchange_count
+        view[V_EXCHANGE + team] = k
+        rec[D_EXCH + team] = k
+        if k == 0:
+            continue
+        pz = z ^ 2
+        zero = np.uint64(0)
+        if p.exchange_order == 0:  # simultaneous
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero, err)
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero, err)
+            hands[z] = (hands[z] & ~gz) | gp
+            hands[pz] = (hands[pz] & ~gp) | gz
+        elif p.exchange_order == 1:  # nil_first
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero, err)
+            hands[z] &= ~gz
+            hands[pz] |= gz
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, gz, err)
+            hands[pz] &= ~gp
+            hands[z] |= gp
+        else:  # partner_first
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero, err)
+            hands[pz] &= ~gp
+            hands[z] |= gp
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, gp, err)
+            hands[z] &= ~gz
+            hands[pz] |= gz
+        given_m = _set4(_set4(given_m, z, gz), pz, gp)
+        if trace_on:
+            trace[T_GIVE + z] = np.int64(gz)
+            trace[T_GIVE + pz] = np.int64(gp)
+    if trace_on:
+        trace[T_EXCH] = view[V_EXCHANGE]
+        trace[T_EXCH + 1] = view[V_EXCHANGE + 1]
+
+    # ---- first leader (4.1)
+    forced = -1
+    leader = (dealer + 1) & 3
+    if p.first_lead == 1:  # lowest_club
+        club = lowest_card(deck_mask & suit_masks[0])
+        for s in range(4):
+            if hands[s] & bit(club):
+                leader = s
+        if p.first_lead_card_forced == 1:
+            forced = club
+    rec[D_DEALER] = dealer
+    rec[D_REDEALS] = redeals
+    rec[D_LEADER] = leader
+    if trace_on:
+        trace[T_FIRST_LEADER] = leader
+
+    # ---- play 13 tricks
+    broken = False
+    broken_trick = 0
+    played = np.uint64(0)
+    tricks = rec[D_TRICKS:D_TRICKS + 4]
+    for s in range(4):
+        tricks[s] = 0
+    n_moves = 0
+    for trick in range(13):
+        view[V_TRICK] = trick
+        view[V_LEADER] = leader
+        view[V_LED_SUIT] = -1
+        view[V_WIN_SEAT] = -1
+        view[V_WIN_CARD] = -1
+        for s in range(4):
+            view[V_TABLE + s] = -1
+        led = -1
+        best = -1
+        best_seat = -1
+        for pos in range(4):
+            s = (leader + pos) & 3
+            view[V_NPLAYED] = pos
+            hand = hands[s]
+            no_trump_lead = p.spades_must_be_broken == 1 and not broken
+            no_trump_discard = trick == 0 and p.first_trick_trump_allowed == 0
+            legal = spades_legal(hand, led, suit_masks, forced if trick == 0 else -1,
+                                 no_trump_lead, no_trump_discard)
+            if popcount(legal) == 1:
+                c = lowest_card(legal)
+            else:
+                view[V_SEAT] = s
+                view[V_HAND] = np.int64(hand)
+                view[V_LEGAL] = np.int64(legal)
+                view[V_GIVEN] = np.int64(given_m[s])
+                view[V_RECEIVED] = np.int64(_recv(given_m, s))
+                c = fplay[s](view, rngs[s])
+                if c < 0 or c > 63 or not (legal & bit(c)):
+                    err[0] = E_PLAY
+                    err[1] = s
+                    err[2] = c
+                    raise ValueError("spades: illegal card")
+            cb = bit(c)
+            hands[s] = hand & ~cb
+            played |= cb
+            if trace_on:
+                trace[T_PLAYS + n_moves] = c
+            n_moves += 1
+            if cb & trumps and not broken:
+                broken = True
+                broken_trick = trick + 1
+            if pos == 0:
+                led = 3 if cb & trumps else (c // 13)
+                best = c
+                best_seat = s
+                view[V_LED_SUIT] = led
+            else:
+                if not (cb & suit_masks[led]):
+                    view[V_VOIDS + s] |= 1 << led
+                if card_beats(c, best, 3, suit_masks):
+                    best = c
+                    best_seat = s
+            view[V_TABLE + s] = c
+            view[V_PLAYED] = np.int64(played)
+            view[V_WIN_SEAT] = best_seat
+            view[V_WIN_CARD] = best
+            view[V_BROKEN] = 1 if broken else 0
+        tricks[best_seat] += 1
+        view[V_TRICKS + best_seat] += 1
+        if trace_on:
+            trace[T_LEADERS + trick] = leader
+            trace[T_WINNERS + trick] = best_seat
+        leader = best_seat
+    rec[D_BROKEN] = broken_trick
+
+    # ---- score
+    for team in range(2):
+        a = team
+        q = team + 2
+        delta, g, new_bags, pens, C, made = score_team(
+            params, view[V_BID + a], view[V_BLIND + a], tricks[a],
+            view[V_BID + q], view[V_BLIND + q], tricks[q], bags[team])
+        scores[team] += delta
+        bags[team] = g
+        rec[D_CONTRACT + team] = C
+        rec[D_WON + team] = tricks[a] + tricks[q]
+        rec[D_MADE + team] = made
+        rec[D_SET + team] = 1 if made == 0 else 0
+        rec[D_POINTS + team] = delta
+        rec[D_BAGS + team] = new_bags
+        rec[D_PEN + team] = pens
+        rec[D_SCORE + team] = scores[team]
+        rec[D_BAGCOUNT + team] = g
+    for s in range(4):
+        rec[D_NIL + s] = -1 if view[V_BID + s] != 0 else (1 if tricks[s] == 0 else 0)
+
+
+@nb.njit(cache=True, inline="always")
+def _set4(t, i, v):
+    if i == 0:
+        return (v, t[1], t[2], t[3])
+    if i == 1:
+        return (t[0], v, t[2], t[3])
+    if i == 2:
+        return (t[0], t[1], v, t[3])
+    return (t[0], t[1], t[2], v)
+
+
+@nb.njit(cache=True, inline="always")
+def _recv(given, s):
+    """Cards seat ``s`` received: what its partner gave."""
+    return given[s ^ 2]
+
+
+@nb.njit(cache=True)
+def _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before):
+    p = params[0]
+    for i in range(VIEW_LEN):
+        view[i] = 0
+    view[V_DEALER] = dealer
+    view[V_LED_SUIT] = -1
+    view[V_WIN_SEAT] = -1
+    view[V_WIN_CARD] = -1
+    view[V_LEADER] = -1
+    view[V_DECK] = np.int64(deck_mask)
+    for s in range(4):
+        view[V_SUITS + s] = np.int64(suit_masks[s])
+        view[V_TABLE + s] = -1
+        view[V_BID + s] = -1
+    for t in range(2):
+        view[V_SCORE + t] = scores[t]
+        view[V_BAGS + t] = bags[t]
+    view[V_TARGET] = p.target_score
+    view[V_BAG_LIMIT] = p.bag_limit
+    view[V_NIL_VALUE] = p.nil_value
+    view[V_BN_VALUE] = p.blind_nil_value
+    view[V_HANDS_PLAYED] = hands_before
+
+
+# ---------------------------------------------------------------- record loops
+
+
+@nb.njit(cache=True)
+def _start_record(seed, index, deal_rng, rngs):
+    deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(0))
+    for s in range(4):
+        rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1 + s))
+
+
+@nb.njit(cache=True, nogil=True)
+def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
+                   fblind, fbid, fexch, fplay, fmis, out, trace, trace_on, err):
+    """Unit ``deal``: records ``start .. start+count-1``, one hand each from 0-0."""
+    p = params[0]
+    deal_rng = np.zeros(1, np.uint64)
+    rngs = np.zeros((4, 1), np.uint64)
+    view = np.zeros(VIEW_LEN, np.int64)
+    hands = np.zeros(4, np.uint64)
+    buf = np.zeros(64, np.int64)
+    scores = np.zeros(2, np.int64)
+    bags = np.zeros(2, np.int64)
+    for i in range(count):
+        _start_record(seed, start + i, deal_rng, rngs)
+        dealer = p.first_dealer if p.first_dealer >= 0 else below(deal_rng, 4)
+        scores[0] = 0
+        scores[1] = 0
+        bags[0] = 0
+        bags[1] = 0
+        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+                  scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err)
+
+
+@nb.njit(cache=True, nogil=True)
+def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
+                   fblind, fbid, fexch, fplay, fmis, out, trace, trace_on, err):
+    """Unit ``game``: each record plays games until a team has ``match_wins`` of them.
+
+    With ``trace_on`` (count 1) hand ``h`` of the record is traced into ``trace[h]``
+    while rows last.
+    """
+    p = params[0]
+    deal_rng = np.zeros(1, np.uint64)
+    rngs = np.zeros((4, 1), np.uint64)
+    view = np.zeros(VIEW_LEN, np.int64)
+    hands = np.zeros(4, np.uint64)
+    buf = np.zeros(64, np.int64)
+    scores = np.zeros(2, np.int64)
+    bags = np.zeros(2, np.int64)
+    rec = np.zeros(N_DEAL_COLS, np.int64)
+    for i in range(count):
+        _start_record(seed, start + i, deal_rng, rngs)
+        row = out[i]
+        for j in range(N_GAME_COLS):
+            row[j] = 0
+        dealer = p.first_dealer if p.first_dealer >= 0 else below(deal_rng, 4)
+        row[G_FIRST] = dealer
+        winner = -1
+        total_hands = 0
+        while True:  # games of the match
+            scores[0] = 0
+            scores[1] = 0
+            bags[0] = 0
+            bags[1] = 0
+            row[G_GAMES] += 1
+            game_winner = -1
+            hands_in_game = 0
+            while True:
+                trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
+                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+                          scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
+                          trace_on and total_hands < trace.shape[0], err)
+                hands_in_game += 1
+                total_hands += 1
+                _accumulate(row, rec)
+                dealer = (dealer + 1) & 3
+                game_winner = game_over(params, scores[0], scores[1])
+                if game_winner >= 0 or hands_in_game >= p.max_hands:
+                    break
+                if terminal_tie(params, scores[0], scores[1]):
+                    row[G_TIES] += 1
+            if game_winner < 0:
+                winner = -1
+                break
+            row[G_GAMES_WON + game_winner] += 1
+            if row[G_GAMES_WON + game_winner] >= p.match_wins:
+                winner = game_winner
+                break
+        row[G_WINNER] = winner
+        row[G_HANDS] = total_hands
+        for t in range(2):
+            row[G_SCORE + t] = scores[t]
+            row[G_BAGCOUNT + t] = bags[t]
+        row[G_BOTH] = 1 if min(scores[0], scores[1]) >= p.target_score else 0
+
+
+@nb.njit(cache=True)
+def _accumulate(row, rec):
+    row[G_REDEALS] += rec[D_REDEALS]
+    for t in range(2):
+        row[G_BAGS + t] += rec[D_BAGS + t]
+        row[G_PEN + t] += rec[D_PEN + t]
+        if rec[D_MADE + t] >= 0:
+            row[G_CONTRACTS + t] += 1
+        row[G_SETS + t] += rec[D_SET + t]
+        for s in (t, t + 2):
+            if rec[D_NIL + s] >= 0:
+                if rec[D_BLIND + s] == 1:
+                    row[G_BNB + t] += 1
+                    row[G_BNM + t] += rec[D_NIL + s]
+                else:
+                    row[G_NILB + t] += 1
+                    row[G_NILM + t] += rec[D_NIL + s]
