@@ -108,8 +108,27 @@ def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
             else:
                 half = np.nan
             lo, hi = est - half, est + half
-        rows.append((r.metric, r.group, r.kind, n, float(est), float(lo), float(hi)))
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+        # the interval always contains the estimate (guards against rounding at p = 0 or 1)
+        rows.append((r.metric, r.group, r.kind, n, float(est), float(min(lo, est)), float(max(hi, est))))
+    out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    return sort_naturally(out)
+
+
+def _group_key(group: str):
+    try:
+        return (0, float(group), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(group))
+
+
+def sort_naturally(summary: pd.DataFrame) -> pd.DataFrame:
+    """Metrics in order of first appearance, groups numerically where they are numbers."""
+    if not len(summary):
+        return summary
+    first = {m: i for i, m in reversed(list(enumerate(summary["metric"])))}
+    keys = [(first[m], _group_key(g)) for m, g in zip(summary["metric"], summary["group"])]
+    order = sorted(range(len(summary)), key=keys.__getitem__)
+    return summary.iloc[order].reset_index(drop=True)
 
 
 def half_width(summary: pd.DataFrame) -> pd.Series:
