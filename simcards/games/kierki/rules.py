@@ -91,13 +91,16 @@ def _trace(trace, ev, a, b, c, d, e):
 
 @_jit
 def deal_hands(deck, rng, dealer, hands):
-    """Shuffle ``deck`` (52 cards) in place and deal: ``deck[i]`` goes to ``(dealer+1+i) % 4``.
-
-    Known-card dealing can pre-place cards in ``deck`` order before calling a partial shuffle.
-    """
+    """Shuffle ``deck`` (52 cards) in place and deal it with the canonical map."""
     for i in range(52):
         deck[i] = i
     shuffle(deck, rng)
+    hands_from_deck(deck, dealer, hands)
+
+
+@_jit
+def hands_from_deck(deck, dealer, hands):
+    """The canonical dealing map of section 1.2: ``deck[i]`` goes to seat ``(dealer+1+i) % 4``."""
     for s in range(4):
         hands[s] = 0
     for i in range(52):
