@@ -1,0 +1,170 @@
+"""Seep units and record schemas, the tally and the figures (pandas/matplotlib allowed here)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from simcards.core.game import Column, Unit
+from simcards.experiment import stats
+
+DEAL_COLUMNS = (
+    Column("dealer", "dealer seat 0..3 (a deal record starts a baazi at D = 0)"),
+    Column("bidder", "bidder seat = dealer + 1"),
+    Column("redeals", "redeals before this deal (bidder held no card of value min_bid_value..13)"),
+    Column("bid", "the bid value"),
+    Column("bid_options", "bit v set for every capture value v in the bidder's first four cards"),
+    Column("opening_kind", "kind of play 1: 0 capture, 1 build, 4 throw"),
+    Column("opening_card", "card played at play 1 (core card number)"),
+    Column("points_a", "card points of team A (seats 0, 2)"),
+    Column("points_b", "card points of team B (seats 1, 3)"),
+    Column("sweep_points_a", "sweep bonus of team A"),
+    Column("sweep_points_b", "sweep bonus of team B"),
+    Column("score_a", "deal score of team A = card points + sweep bonus"),
+    Column("score_b", "deal score of team B"),
+    Column("sweeps_early", "sweeps within the first early_sweep_plays plays"),
+    Column("sweeps_normal", "sweeps on other plays before play 48"),
+    Column("sweeps_last", "sweeps on play 48"),
+    Column("last_capture_team", "team that captured last (-1 none)"),
+    Column("leftover_cards", "loose cards collected by the last capturer at the end"),
+    Column("leftover_points", "card points among them"),
+    Column("under_min_team", "team under the 9-point threshold (-1 none): it loses the baazi"),
+    Column("bid_card_team", "team whose pile ends with the card played at play 1"),
+    Column("bid_house_team", "for build openings: team that captured the opening house, followed through breaks and merges (-1 otherwise)"),
+    Column("bid_house_value", "value at which that house was captured (-1)"),
+    Column("houses_built", "BUILD moves"),
+    Column("houses_added", "ADD moves (cementing or adding)"),
+    Column("houses_broken", "BREAK moves"),
+    Column("max_moves", "largest legal-move list of the deal"),
+    Column("sum_moves", "legal moves summed over the 48 decisions"),
+    Column("score_bidder_team", "deal score of the bidder's team"),
+    Column("score_dealer_team", "deal score of the dealer's team"),
+    Column("bid_value_cards_bidder", "1 if the bidder's team captured the other three cards of the bid value"),
+    Column("bid_card_bidder", "1 if the bidder's team captured the card played at play 1"),
+    Column("d_before", "running difference D before the deal (0 for deal records)"),
+    Column("bid_value_held", "cards of the bid value among the bidder's first four"),
+)
+
+BAAZI_COLUMNS = (
+    Column("first_dealer", "dealer of the first deal"),
+    Column("deals", "deals played in the baazi"),
+    Column("winner", "team that won the baazi (-1: stopped by max_deals_per_baazi)"),
+    Column("by_min_points", "1 if the baazi ended by the 9-point rule"),
+    Column("capped", "1 if stopped by max_deals_per_baazi (reported apart)"),
+    Column("redeals", "redeals during the baazi"),
+    Column("sweeps", "sweeps during the baazi"),
+    Column("d_final", "D when a capped baazi stopped (0 otherwise)"),
+    Column("next_dealer", "dealer of the next deal"),
+    Column("last_score_a", "team A's score in the last deal"),
+    Column("last_score_b", "team B's score in the last deal"),
+    Column("loser_dealt_last", "1 if the losing team dealt the deciding deal"),
+)
+
+MATCH_COLUMNS = (
+    Column("first_dealer", "dealer of the first deal"),
+    Column("baazis_a", "baazis won by team A"),
+    Column("baazis_b", "baazis won by team B"),
+    Column("winner", "team that won the match (-1 tie)"),
+    Column("deals", "deals played"),
+    Column("redeals", "redeals"),
+    Column("sweeps", "sweeps"),
+    Column("min_point_baazis", "baazis ended by the 9-point rule"),
+    Column("baazis", "baazis played"),
+    Column("capped", "baazis stopped by max_deals_per_baazi"),
+)
+
+UNITS = (
+    Unit("deal", "deals", DEAL_COLUMNS, "one deal: bid, 48 plays, scores (starts a baazi at D = 0)", 20_000),
+    Unit("baazi", "baazis", BAAZI_COLUMNS, "deals until a team leads by baazi_lead or falls under the 9-point minimum", 2_000),
+    Unit("match", "matches", MATCH_COLUMNS, "match_baazis baazis (match_mode decides the end)", 500),
+)
+UNIT_CODES = {"deal": 0, "baazi": 1, "match": 2}
+
+SWEEP_KINDS = (("early", "sweeps_early"), ("normal", "sweeps_normal"), ("last_play", "sweeps_last"))
+
+
+def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
+    """Additive tally rows (metric, group, kind, n, sum, sumsq) for one chunk of records."""
+    parts = []
+    if unit == "deal":
+        bid = df["bid"]
+        bt = df["bidder"] % 2
+        attempts = df["redeals"] + 1
+        parts.append(pd.DataFrame([{"metric": "redeal_rate", "group": stats.ALL, "kind": "rate",
+                                    "n": int(attempts.sum()), "sum": float(df["redeals"].sum()),
+                                    "sumsq": float(df["redeals"].sum())}]))
+        parts.append(stats.rate("bid_card_captured_by_bidder_team", df["bid_card_bidder"] == 1, by=bid))
+        parts.append(stats.rate("bid_card_captured_by_bidder_team", df["bid_card_bidder"] == 1))
+        build = df["opening_kind"] == 1
+        parts.append(stats.rate("bid_house_captured_by_bidder_team", df["bid_house_team"] == bt, by=bid, where=build))
+        parts.append(stats.rate("bid_value_cards_captured_by_bidder_team", df["bid_value_cards_bidder"] == 1, by=bid))
+        for kind, code in (("capture", 0), ("build", 1), ("throw", 4)):
+            parts.append(stats.rate(f"opening_{kind}", df["opening_kind"] == code, by=bid))
+        for v in range(variant.min_bid_value, 14):
+            parts.append(stats.rate("bid_distribution", bid == v, by=pd.Series(str(v), index=df.index)))
+        parts.append(stats.mean("score_per_deal", df["score_a"], by=pd.Series("team_a", index=df.index)))
+        parts.append(stats.mean("score_per_deal", df["score_b"], by=pd.Series("team_b", index=df.index)))
+        parts.append(stats.mean("score_per_deal", df["score_bidder_team"], by=pd.Series("bidder_team", index=df.index)))
+        parts.append(stats.mean("score_per_deal", df["score_dealer_team"], by=pd.Series("dealer_team", index=df.index)))
+        parts.append(stats.mean("card_points_per_deal", df["points_a"], by=pd.Series("team_a", index=df.index)))
+        parts.append(stats.mean("card_points_per_deal", df["points_b"], by=pd.Series("team_b", index=df.index)))
+        parts.append(stats.mean("bidder_team_margin", df["score_bidder_team"] - df["score_dealer_team"], by=bid))
+        for name, col in SWEEP_KINDS:
+            parts.append(stats.mean("sweeps_per_deal", df[col], by=pd.Series(name, index=df.index)))
+        total = df["sweeps_early"] + df["sweeps_normal"] + df["sweeps_last"]
+        parts.append(stats.mean("sweeps_per_deal", total, by=pd.Series("all", index=df.index)))
+        parts.append(stats.rate("under_min_points", df["under_min_team"] >= 0))
+        parts.append(stats.mean("houses_built_per_deal", df["houses_built"]))
+        parts.append(stats.mean("houses_broken_per_deal", df["houses_broken"]))
+        parts.append(stats.mean("legal_moves_per_decision", df["sum_moves"] / 48.0))
+    elif unit == "baazi":
+        ok = df["capped"] == 0
+        parts.append(stats.mean("deals_per_baazi", df["deals"], where=ok))
+        parts.append(stats.rate("baazi_won_by_a", df["winner"] == 0, where=ok))
+        parts.append(stats.rate("baazi_by_min_points", df["by_min_points"] == 1, where=ok))
+        parts.append(stats.rate("baazi_capped", df["capped"] == 1))
+        parts.append(stats.rate("baazi_won_by_first_dealer_team", df["winner"] == df["first_dealer"] % 2, where=ok))
+        parts.append(stats.mean("sweeps_per_baazi", df["sweeps"], where=ok))
+    else:
+        parts.append(stats.rate("match_won", df["winner"] == 0, by=pd.Series("team_a", index=df.index)))
+        parts.append(stats.rate("match_won", df["winner"] == 1, by=pd.Series("team_b", index=df.index)))
+        parts.append(stats.rate("match_tied", df["winner"] == -1))
+        parts.append(stats.mean("deals_per_match", df["deals"]))
+        parts.append(stats.mean("baazis_per_match", df["baazis"]))
+    return stats.combine(parts)
+
+
+def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
+    """{name: Figure}: capture probability by bid value, scores per team, sweeps by kind."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = {}
+
+    def bars(metric, title, ylabel, name):
+        rows = summary[summary["metric"] == metric]
+        if len(rows) > 1:
+            rows = rows[rows["group"] != stats.ALL]
+        if rows.empty:
+            return
+        rows = rows.sort_values("group", key=lambda s: pd.to_numeric(s, errors="coerce").fillna(0))
+        fig, ax = plt.subplots(figsize=(6, 4))
+        err = [rows["estimate"] - rows["ci_low"], rows["ci_high"] - rows["estimate"]]
+        ax.bar(rows["group"].astype(str), rows["estimate"], yerr=err, capsize=4, color="#4477aa")
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        fig.tight_layout()
+        out[name] = fig
+
+    if unit == "deal":
+        bars("bid_house_captured_by_bidder_team", "Opening house captured by the bidder's team",
+             "probability (95 % CI)", "bid_house_capture_by_bid")
+        bars("bid_card_captured_by_bidder_team", "Bid card captured by the bidder's team, by bid value",
+             "probability (95 % CI)", "bid_card_capture_by_bid")
+        bars("score_per_deal", "Deal score per team", "points (95 % CI)", "score_per_team")
+        bars("sweeps_per_deal", "Sweeps per deal by kind", "sweeps (95 % CI)", "sweeps_by_kind")
+    elif unit == "baazi":
+        bars("deals_per_baazi", "Deals per baazi", "deals (95 % CI)", "deals_per_baazi")
+    else:
+        bars("match_won", "Match wins", "probability (95 % CI)", "match_wins")
+    return out

@@ -1,0 +1,110 @@
+"""Readable trace of one Seep record: the bid, every move with the floor after it, the score."""
+from __future__ import annotations
+
+import numpy as np
+
+from simcards.core.cards import cards_of, format_card
+from simcards.games.seep.cards import VAL, mask_sum
+from simcards.games.seep.layout import (
+    ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
+    S_HOUSE, S_LEFTOVER, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
+    S_SCORE, S_SWEEP_PTS, ST_SIZE, THROW,
+)
+from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
+
+TEAM = "AB"
+
+
+def cards_text(mask: int) -> str:
+    """Cards of a mask in notation, ascending by value then suit."""
+    cs = sorted(cards_of(int(mask)), key=lambda c: (VAL[c], c))
+    return " ".join(format_card(c) for c in cs)
+
+
+def house_text(st, v: int) -> str:
+    owners = ",".join(f"P{s}" for s in range(4) if int(st[S_OWNERS + v]) >> s & 1)
+    kind = "cemented" if mask_sum(int(st[S_HOUSE + v])) > v else "ordinary"
+    return f"H{v}{{{cards_text(st[S_HOUSE + v])}}} {kind} owner {owners}"
+
+
+def floor_text(st) -> str:
+    parts = [house_text(st, v) for v in range(14) if st[S_HOUSE + v]]
+    loose = cards_text(st[S_LOOSE])
+    parts.append(f"loose {loose}" if loose else "no loose cards")
+    return "; ".join(parts)
+
+
+def move_text(st, row) -> str:
+    """A move in the rules' notation (section 9), given the state before it."""
+    kind, card, target, loose, house = (int(x) for x in row[:5])
+    c = format_card(card)
+    if kind == CAPTURE:
+        items = []
+        if house:
+            items.append(f"H{target}{{{cards_text(st[S_HOUSE + target])}}}")
+        if loose:
+            items.append(cards_text(loose))
+        return f"CAPTURE {c}: " + " ".join(items)
+    if kind in (BUILD, ADD):
+        head = f"BUILD {target}" if kind == BUILD else f"ADD H{target}"
+        return f"{head}: {c}" + (f" + {cards_text(loose)}" if loose else "")
+    if kind == BREAK:
+        return f"BREAK H{target - VAL[card]}\u2192{target}: {c}"
+    return f"THROW {c}"
+
+
+def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | None = None, D: int = 0):
+    """Run deal ``deal`` of record ``index`` with a trace: (states[49], moves, offsets[49], choices[48])."""
+    from simcards.games.seep.rules import first_dealer
+
+    cfg = cfg_of(variant)
+    if dealer is None:
+        dealer = int(first_dealer(cfg, int(seed), int(index)))
+    st = np.zeros(ST_SIZE, np.int64)
+    tr_state = np.zeros((49, ST_SIZE), np.int64)
+    tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
+    tr_off = np.zeros(49, np.int64)
+    tr_choice = np.zeros(48, np.int64)
+    trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+                 st, tr_state, tr_moves, tr_off, tr_choice)
+    return tr_state, tr_moves[: tr_off[48]].copy(), tr_off, tr_choice
+
+
+def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
+    """The text of a traced deal."""
+    first, last = tr_state[0], tr_state[48]
+    dealer, bidder = int(first[S_DEALER]), int(first[S_BIDDER])
+    lines = [f"Dealer P{dealer}, bidder P{bidder}; running difference D = {int(first[S_D])}"]
+    if first[S_REDEALS]:
+        lines.append(f"{int(first[S_REDEALS])} redeal(s): the bidder held no card for a bid")
+    lines.append(f"P{bidder} holds {cards_text(first[S_OPEN_HAND])} and bids {int(first[S_BID])}")
+    lines.append(f"Floor turned up: {cards_text(first[S_OPEN_FLOOR])}")
+    for k in range(1, 49):
+        st = tr_state[k - 1]
+        p = (bidder + k - 1) % 4
+        n = int(tr_off[k] - tr_off[k - 1]) if k < 48 else int(tr_off[48] - tr_off[47])
+        row = tr_moves[tr_off[k - 1] + tr_choice[k - 1]]
+        after = tr_state[k] if k < 48 else None
+        if k == 2:
+            lines.append("Remaining cards dealt: " + "; ".join(
+                f"P{s} {cards_text(st[S_HANDS + s])}" for s in range(4)))
+        text = f"{k:2d}. P{p} ({n:2d} legal) {move_text(st, row)}"
+        if after is not None:
+            text += f"  | {floor_text(after)}"
+            sw = [int(after[S_SWEEP_PTS + t] - st[S_SWEEP_PTS + t]) for t in range(2)]
+            swept = int(row[0]) == CAPTURE and not after[S_LOOSE] and not any(after[S_HOUSE + v] for v in range(14))
+            if swept:
+                text += f"  SWEEP (+{max(sw)})"
+        lines.append(text)
+    if last[S_LEFTOVER]:
+        lines.append(f"Leftover {cards_text(last[S_LEFTOVER])} to team {TEAM[int(last[S_LEFTOVER_TEAM])]}")
+    lines.append(
+        f"Card points A {int(last[S_CARD_PTS])}, B {int(last[S_CARD_PTS + 1])}; sweeps A {int(last[S_SWEEP_PTS])}, "
+        f"B {int(last[S_SWEEP_PTS + 1])}; deal score A {int(last[S_SCORE])}, B {int(last[S_SCORE + 1])}")
+    return "\n".join(lines)
+
+
+def replay(unit: str, variant, table, seed: int, index: int) -> str:
+    """Trace of record ``index``: for deal records the deal; for baazi/match records its first deal."""
+    head = "" if unit == "deal" else f"(first deal of {unit} {index})\n"
+    return head + format_trace(*trace(variant, table, seed, index))

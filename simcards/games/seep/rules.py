@@ -1,0 +1,862 @@
+"""The compiled Seep kernel: deal, bid, legal moves, move application, scoring, baazi, match.
+
+Everything here is numba; no pandas/click/matplotlib. The state layout, move encoding
+and configuration slots are in :mod:`simcards.games.seep.layout`. One record is
+computed by :func:`simulate_kernel` for every unit; :func:`play_deal` is the single
+deal engine, and with ``trace=True`` it also stores a snapshot of the full state and
+the legal move list before every play (used by ``replay.py`` and the referee).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcards.core.rng import below, shuffle, stream_start
+from simcards.games.seep.cards import PTS, VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
+from simcards.games.seep.layout import *  # noqa: F401,F403  (the layout is the vocabulary here)
+from simcards.games.seep.layout import (
+    ABSORB_FORBIDDEN, ABSORB_MANDATORY, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
+    C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
+    C_FIRST_DEALER, C_LAST, C_LEAD, C_LEAD_INCL, C_LOSING_BASIS, C_MATCH_MODE, C_MATCH_N,
+    C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_OWNER_THROW,
+    C_PARTNER_FREE, C_SIZE, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
+    S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER, S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND,
+    S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
+    S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_OPEN_CARD, S_OPEN_FLOOR,
+    S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
+    S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
+    S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
+)
+
+MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
+MAX_GROUPS = 1 << 13      # groups per target value
+MAX_MOVES = 1 << 13       # legal moves per decision ("fail loudly past a limit", A.2)
+MAX_TRACE_MOVES = 1 << 16
+META_STREAM = 1 << 40     # stream of a record's first dealer
+# record-level deal streams: deck 2*j, policies 2*j + 1 for the j-th deal of a record
+
+
+# ------------------------------------------------------------------ work buffers
+
+def make_work():
+    """Preallocated buffers for the move generator (one set per chunk/thread)."""
+    return (np.zeros(MAX_SUBSETS, np.int64), np.zeros(MAX_SUBSETS, np.int64),
+            np.zeros((14, MAX_GROUPS), np.int64), np.zeros(14, np.int64),
+            np.zeros(MAX_GROUPS, np.int64), np.zeros(MAX_GROUPS, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.int64))
+
+
+_make_work_nb = nb.njit(cache=True, nogil=True)(make_work)
+
+
+# ------------------------------------------------------------------ subset machinery
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def enum_groups(loose, ws_mask, ws_sum, grp, ngrp):
+    """Every non-empty subset of ``loose`` whose values sum to t <= 13, into ``grp[t]``."""
+    for t in range(14):
+        ngrp[t] = 0
+    n = 1
+    ws_mask[0] = 0
+    ws_sum[0] = 0
+    m = loose
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        v = VAL[c]
+        b = np.int64(1) << c
+        cur = n
+        for i in range(cur):
+            s = ws_sum[i] + v
+            if s <= 13:
+                if n >= ws_mask.shape[0]:
+                    raise ValueError("seep: too many loose-card subsets (limit exceeded)")
+                x = ws_mask[i] | b
+                ws_mask[n] = x
+                ws_sum[n] = s
+                n += 1
+                k = ngrp[s]
+                if k >= grp.shape[1]:
+                    raise ValueError("seep: too many capture groups (limit exceeded)")
+                grp[s, k] = x
+                ngrp[s] = k + 1
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def filter_groups(grp, ngrp, t, avail, gl):
+    """Copy the groups for ``t`` lying inside ``avail`` into ``gl``; return their number."""
+    k = 0
+    for i in range(ngrp[t]):
+        g = grp[t, i]
+        if g & ~avail == 0:
+            gl[k] = g
+            k += 1
+    return k
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def packables(gl, k, out, sm, sj):
+    """All distinct unions of disjoint groups from ``gl[:k]`` (the empty set included)."""
+    n = 0
+    top = 1
+    sm[0] = 0
+    sj[0] = 0
+    while top:
+        top -= 1
+        m = sm[top]
+        j = sj[top]
+        dup = False
+        for i in range(n):
+            if out[i] == m:
+                dup = True
+                break
+        if not dup:
+            if n >= out.shape[0]:
+                raise ValueError("seep: too many packings (limit exceeded)")
+            out[n] = m
+            n += 1
+        for i in range(j, k):
+            if gl[i] & m == 0:
+                if top >= sm.shape[0]:
+                    raise ValueError("seep: packing search too deep (limit exceeded)")
+                sm[top] = m | gl[i]
+                sj[top] = i + 1
+                top += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def is_maximal(x, gl, k):
+    """No group of ``gl[:k]`` (all inside the available set) avoids ``x``."""
+    for i in range(k):
+        if gl[i] & x == 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def add_owner(owners, p):
+    """3.2 add_owner on a seat bitmask."""
+    if owners & ((1 << p) | (1 << ((p + 2) % 4))):
+        return owners
+    return owners | (1 << p)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def emit(moves, n, kind, card, target, loose, house):
+    if n >= moves.shape[0]:
+        raise ValueError("seep: too many legal moves (limit exceeded)")
+    moves[n, 0] = kind
+    moves[n, 1] = card
+    moves[n, 2] = target
+    moves[n, 3] = loose
+    moves[n, 4] = house
+    return n + 1
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
+    """Distinct loose sets X that join a card of value ``v`` in a house of value ``V``."""
+    E = loose & ~VALMASK[V]
+    need = V - v
+    k = filter_groups(grp, ngrp, V, E, gl)
+    ny = 1 if need == 0 else ngrp[need]
+    nx = 0
+    for iy in range(ny):
+        y = np.int64(0) if need == 0 else grp[need, iy]
+        k2 = 0
+        for i in range(k):
+            if gl[i] & y == 0:
+                gl2[k2] = gl[i]
+                k2 += 1
+        if absorb == ABSORB_FORBIDDEN or k2 == 0:
+            npk = 1
+            pk[0] = 0
+        elif k2 == 1:
+            npk = 2
+            pk[0] = 0
+            pk[1] = gl2[0]
+        else:
+            npk = packables(gl2, k2, pk, sm, sj)
+        for iz in range(npk):
+            z = pk[iz]
+            if absorb == ABSORB_MANDATORY and not is_maximal(z, gl2, k2):
+                continue
+            x = y | z
+            dup = False
+            for i in range(nx):
+                if xl[i] == x:
+                    dup = True
+                    break
+            if not dup:
+                xl[nx] = x
+                nx += 1
+    return nx
+
+
+# ------------------------------------------------------------------ legal moves
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def legal_moves(st, p, cfg, W, moves):
+    """Fill ``moves`` with every legal move of seat ``p`` (3.4); return their number."""
+    ws_mask, ws_sum, grp, ngrp, gl, gl2, pk, sm, sj, xl = W
+    hand = st[S_HANDS + p]
+    loose = st[S_LOOSE]
+    opening = st[S_PLAY] == 1
+    bid = st[S_BID]
+    minh = cfg[C_MIN_HOUSE]
+    cap_sums = cfg[C_CAP_SUMS] != 0
+    cap_max = cfg[C_CAP_MAX] != 0
+    throw_nc = cfg[C_THROW_NC] != 0
+    owner_throw = cfg[C_OWNER_THROW] != 0
+    absorb = cfg[C_ABSORB]
+    direct = cfg[C_DIRECT] != 0
+    partner_free = cfg[C_PARTNER_FREE] != 0
+    pbit = np.int64(1) << p
+    enum_groups(loose, ws_mask, ws_sum, grp, ngrp)
+    present = np.int64(0)
+    owned = np.int64(0)
+    ordinary = np.int64(0)
+    for w in range(minh, 14):
+        h = st[S_HOUSE + w]
+        if h:
+            present |= np.int64(1) << w
+            if st[S_OWNERS + w] & pbit:
+                owned |= np.int64(1) << w
+            if mask_sum(h) == w:
+                ordinary |= np.int64(1) << w
+    hv = value_set(hand)
+    n = 0
+    for v in range(1, 14):
+        vm = hand & VALMASK[v]
+        if vm == 0:
+            continue
+        vbit = np.int64(1) << v
+        hv_after = hv if ncards(vm) >= 2 else hv & ~vbit
+        house_v = (present & vbit) != 0
+        may_use_v = (not opening) or v == bid
+        # 1. CAPTURE (and the "can capture" test of THROW)
+        k = 0
+        if may_use_v:
+            if cap_sums:
+                k = filter_groups(grp, ngrp, v, loose, gl)
+            else:
+                single = loose & VALMASK[v]
+                while single:
+                    gl[k] = single & -single
+                    single &= single - 1
+                    k += 1
+            if k == 0 and not house_v:
+                npk = 0
+            elif k <= 1:
+                npk = 1 + k
+                pk[0] = 0
+                pk[1] = gl[0]
+            else:
+                npk = packables(gl, k, pk, sm, sj)
+            for i in range(npk):
+                x = pk[i]
+                if cap_max:
+                    if not is_maximal(x, gl, k):
+                        continue
+                    if x == 0 and not house_v:
+                        continue
+                    o_after = owned & ~vbit if house_v else owned
+                    if o_after & ~hv_after:
+                        continue
+                    cm = vm
+                    while cm:
+                        n = emit(moves, n, CAPTURE, low_card(cm), v, x, 1 if house_v else 0)
+                        cm &= cm - 1
+                else:
+                    for take in range(1, -1, -1):
+                        if take == 1 and not house_v:
+                            continue
+                        if x == 0 and take == 0:
+                            continue
+                        o_after = owned & ~vbit if take == 1 else owned
+                        if o_after & ~hv_after:
+                            continue
+                        cm = vm
+                        while cm:
+                            n = emit(moves, n, CAPTURE, low_card(cm), v, x, take)
+                            cm &= cm - 1
+        # 2. BUILD / ADD
+        for V in range(max(minh, v), 14):
+            if opening and V != bid:
+                continue
+            Vbit = np.int64(1) << V
+            exists = (present & Vbit) != 0
+            if exists:
+                new_owners = add_owner(st[S_OWNERS + V], p)
+                is_owner = (new_owners & pbit) != 0
+                if (is_owner or not partner_free) and not (hv_after & Vbit):
+                    continue
+                o_after = owned | Vbit if is_owner else owned
+                if o_after & ~hv_after:
+                    continue
+            else:
+                if (owned | Vbit) & ~hv_after:
+                    continue
+            if v < V and ngrp[V - v] == 0:
+                continue
+            nx = house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl)
+            auto = loose & VALMASK[V]
+            for i in range(nx):
+                x = xl[i]
+                if not exists:
+                    if x | auto == 0:
+                        continue  # a card on its own is never a house
+                    if not direct and (v == V or mask_sum(x) != V - v):
+                        continue
+                cm = vm
+                while cm:
+                    n = emit(moves, n, ADD if exists else BUILD, low_card(cm), V, x, 0)
+                    cm &= cm - 1
+        # 3. BREAK
+        if not opening:
+            for w in range(minh, 14):
+                wbit = np.int64(1) << w
+                if not (ordinary & wbit):
+                    continue
+                v2 = w + v
+                if v2 > 13:
+                    break
+                if st[S_OWNERS + w] & pbit:
+                    continue
+                v2bit = np.int64(1) << v2
+                if not (hv_after & v2bit):
+                    continue
+                new_owners = add_owner(st[S_OWNERS + v2], p) if present & v2bit else pbit
+                o_after = owned | v2bit if new_owners & pbit else owned
+                if o_after & ~hv_after:
+                    continue
+                cm = vm
+                while cm:
+                    n = emit(moves, n, BREAK, low_card(cm), v2, 0, 0)
+                    cm &= cm - 1
+        # 4. THROW
+        if may_use_v and not house_v:
+            ok = not (throw_nc and k > 0)
+            if ok and not owner_throw and owned != 0:
+                ok = False
+            if ok and not (owned & ~hv_after):
+                cm = vm
+                while cm:
+                    n = emit(moves, n, THROW, low_card(cm), 0, 0, 0)
+                    cm &= cm - 1
+    return n
+
+
+# ------------------------------------------------------------------ applying a move
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def sweep_value_for(st, k):
+    """4.3: bonus of a sweep made on play ``k``."""
+    if k == 48:
+        return st[S_LAST_VALUE]
+    if k <= st[S_EARLY_PLAYS]:
+        return st[S_EARLY_VALUE]
+    return st[S_SWEEP_VALUE]
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def auto_merge(st, V):
+    same = st[S_LOOSE] & VALMASK[V]
+    st[S_LOOSE] &= ~same
+    st[S_HOUSE + V] |= same
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def apply_move(st, p, kind, card, target, x, take):
+    """Play one move (3.5) for seat ``p``; does not deal the stock."""
+    b = np.int64(1) << card
+    st[S_HANDS + p] &= ~b
+    st[S_PLAYED + p] |= b
+    st[S_NCARDS + p] -= 1
+    k = st[S_PLAY]
+    team = p % 2
+    if kind == CAPTURE:
+        taken = b | x
+        st[S_LOOSE] &= ~x
+        if take:
+            taken |= st[S_HOUSE + target]
+            if st[S_TRACK_VALUE] == target:
+                st[S_TRACK_TEAM] = team
+                st[S_TRACK_AT] = target
+                st[S_TRACK_VALUE] = -1
+            st[S_HOUSE + target] = 0
+            st[S_OWNERS + target] = 0
+        st[S_PILE + team] |= taken
+        st[S_LAST_CAPTURE] = team
+        if st[S_LOOSE] == 0:
+            empty = True
+            for w in range(14):
+                if st[S_HOUSE + w]:
+                    empty = False
+                    break
+            if empty:
+                st[S_SWEEP_PTS + team] += sweep_value_for(st, k)
+                if k == 48:
+                    st[S_SWEEPS + 2] += 1
+                elif k <= st[S_EARLY_PLAYS]:
+                    st[S_SWEEPS + 0] += 1
+                else:
+                    st[S_SWEEPS + 1] += 1
+    elif kind == BUILD or kind == ADD:
+        st[S_LOOSE] &= ~x
+        if st[S_HOUSE + target]:
+            st[S_HOUSE + target] |= b | x
+            st[S_OWNERS + target] = add_owner(st[S_OWNERS + target], p)
+            st[S_ADDED] += 1
+        else:
+            st[S_HOUSE + target] = b | x
+            st[S_OWNERS + target] = np.int64(1) << p
+            st[S_BUILT] += 1
+            if k == 1:
+                st[S_TRACK_VALUE] = target
+        auto_merge(st, target)
+    elif kind == BREAK:
+        w = target - VAL[card]
+        cards = st[S_HOUSE + w] | b
+        st[S_HOUSE + w] = 0
+        st[S_OWNERS + w] = 0
+        if st[S_HOUSE + target]:
+            st[S_HOUSE + target] |= cards
+            st[S_OWNERS + target] = add_owner(st[S_OWNERS + target], p)
+        else:
+            st[S_HOUSE + target] = cards
+            st[S_OWNERS + target] = np.int64(1) << p
+        if st[S_TRACK_VALUE] == w:
+            st[S_TRACK_VALUE] = target
+        st[S_BROKEN] += 1
+        auto_merge(st, target)
+    else:
+        st[S_LOOSE] |= b
+    st[S_PLAY] = k + 1
+
+
+# ------------------------------------------------------------------ deal, bid, play
+
+@nb.njit(cache=True, nogil=True)
+def shuffle_deal(deck, rng, bid_mask):
+    """Shuffle until the bidder's four cards (deck[0..3]) allow a bid; return the redeals."""
+    redeals = 0
+    while True:
+        for i in range(52):
+            deck[i] = i
+        shuffle(deck, rng)
+        h = np.int64(0)
+        for i in range(4):
+            h |= np.int64(1) << deck[i]
+        if h & bid_mask:
+            return redeals
+        redeals += 1
+
+
+@nb.njit(cache=True, nogil=True)
+def deal_stock(st, deck):
+    """2.5: the eleven packets of four after the opening play."""
+    bidder = st[S_BIDDER]
+    pos = 8
+    for r in range(11):
+        seat = (bidder + (r % 4 if r < 8 else (r - 8) + 1)) % 4
+        for i in range(4):
+            st[S_HANDS + seat] |= np.int64(1) << deck[pos]
+            pos += 1
+        st[S_NCARDS + seat] += 4
+    st[S_STOCK] = 0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def make_view(st, p, view):
+    for i in range(S_PRIVATE):
+        view[i] = st[i]
+    for i in range(S_PRIVATE, view.shape[0]):
+        view[i] = 0
+    view[S_SEAT] = p
+    view[S_HAND] = st[S_HANDS + p]
+
+
+@nb.njit(cache=True, nogil=True)
+def start_deal(st, cfg, dealer, D):
+    for i in range(ST_SIZE):
+        st[i] = 0
+    st[S_DEALER] = dealer
+    st[S_BIDDER] = (dealer + 1) % 4
+    st[S_LAST_CAPTURE] = -1
+    st[S_D] = D
+    st[S_SWEEP_VALUE] = cfg[C_SWEEP]
+    st[S_EARLY_VALUE] = cfg[C_EARLY]
+    st[S_EARLY_PLAYS] = cfg[C_EARLY_PLAYS]
+    st[S_LAST_VALUE] = cfg[C_LAST]
+    st[S_MIN_HOUSE] = cfg[C_MIN_HOUSE]
+    st[S_MIN_BID] = cfg[C_MIN_BID]
+    st[S_PARTNER_FREE] = cfg[C_PARTNER_FREE]
+    st[S_TRACK_VALUE] = -1
+    st[S_TRACK_TEAM] = -1
+    st[S_TRACK_AT] = -1
+    st[S_LEFTOVER_TEAM] = -1
+
+
+@nb.njit(cache=True, nogil=True)
+def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+              trace, tr_state, tr_moves, tr_off, tr_choice):
+    """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
+    start_deal(st, cfg, dealer, D)
+    bidder = st[S_BIDDER]
+    bid_mask = np.int64(0)
+    for v in range(cfg[C_MIN_BID], 14):
+        bid_mask |= VALMASK[v]
+    st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask)
+    h = np.int64(0)
+    f = np.int64(0)
+    for i in range(4):
+        h |= np.int64(1) << deck[i]
+        f |= np.int64(1) << deck[4 + i]
+    stock = np.int64(0)
+    for i in range(8, 52):
+        stock |= np.int64(1) << deck[i]
+    st[S_HANDS + bidder] = h
+    st[S_NCARDS + bidder] = 4
+    st[S_HIDDEN] = f
+    st[S_STOCK] = stock
+    st[S_OPEN_HAND] = h
+    st[S_OPEN_FLOOR] = f
+    make_view(st, bidder, view)
+    bid = bid_funcs[bidder](view, rpol)
+    if bid < cfg[C_MIN_BID] or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
+        raise ValueError("seep: a bid policy returned an illegal bid")
+    st[S_BID] = bid
+    st[S_LOOSE] = f
+    st[S_HIDDEN] = 0
+    st[S_PLAY] = 1
+    off = 0
+    for k in range(1, 49):
+        p = (bidder + k - 1) % 4
+        n = legal_moves(st, p, cfg, W, moves)
+        if n == 0:
+            raise ValueError("seep: no legal move (engine invariant violated)")
+        if n > st[S_MAX_MOVES]:
+            st[S_MAX_MOVES] = n
+        st[S_SUM_MOVES] += n
+        make_view(st, p, view)
+        i = move_funcs[p](view, moves[:n], n, rpol)
+        if i < 0 or i >= n:
+            raise ValueError("seep: a move policy returned an index outside the legal move list")
+        if trace:
+            tr_state[k - 1, :] = st
+            tr_off[k - 1] = off
+            for j in range(n):
+                if off >= tr_moves.shape[0]:
+                    raise ValueError("seep: trace buffer full")
+                tr_moves[off, :] = moves[j]
+                off += 1
+            tr_choice[k - 1] = i
+        if k == 1:
+            st[S_OPEN_CARD] = moves[i, 1]
+            st[S_OPEN_KIND] = moves[i, 0]
+        apply_move(st, p, moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4])
+        if k == 1:
+            deal_stock(st, deck)
+    finish_deal(st, cfg)
+    if trace:
+        tr_state[48, :] = st
+        tr_off[48] = off
+
+
+@nb.njit(cache=True, nogil=True)
+def finish_deal(st, cfg):
+    """Section 4: leftovers, the no-house check, card points and deal scores."""
+    team = st[S_LAST_CAPTURE]
+    if team < 0:
+        team = st[S_DEALER] % 2
+    left = st[S_LOOSE]
+    for w in range(14):
+        if st[S_HOUSE + w]:
+            if cfg[C_END_HOUSE] == 0:
+                raise ValueError("seep: a house survived play 48 (engine invariant violated)")
+            left |= st[S_HOUSE + w]
+            st[S_HOUSE + w] = 0
+            st[S_OWNERS + w] = 0
+    st[S_LEFTOVER] = left
+    st[S_LEFTOVER_TEAM] = team if left else -1
+    st[S_PILE + team] |= left
+    st[S_LOOSE] = 0
+    for t in range(2):
+        st[S_CARD_PTS + t] = mask_points(st[S_PILE + t])
+        st[S_SCORE + t] = st[S_CARD_PTS + t] + st[S_SWEEP_PTS + t]
+
+
+# ------------------------------------------------------------------ baazi and match
+
+@nb.njit(cache=True, nogil=True)
+def min_points_loser(st, cfg):
+    """5.2: the team under the threshold (-1 if none or the rule is off)."""
+    if cfg[C_MIN_RULE] == 0:
+        return -1
+    base = S_SCORE if cfg[C_MIN_SWEEPS] else S_CARD_PTS
+    for t in range(2):
+        if st[base + t] < cfg[C_MIN_THR]:
+            return t
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
+    """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1."""
+    if cfg[C_DEALER_RULE] == 1:
+        return (dealer + 1) % 4
+    if loser < 0:
+        if cfg[C_LOSING_BASIS] == 0:
+            behind = -1 if D_after == 0 else (0 if D_after < 0 else 1)
+        else:
+            behind = -1 if score_a == score_b else (0 if score_a < score_b else 1)
+        if behind < 0:
+            return dealer if cfg[C_TIE] == 0 else (dealer + 1) % 4
+        return dealer if dealer % 2 == behind else (dealer + 1) % 4
+    w = dealer if dealer % 2 == loser else (dealer + 1) % 4
+    mode = cfg[C_AFTER_BAAZI]
+    if mode == 0:
+        return (w + 2) % 4
+    if mode == 1:
+        return (dealer + 2) % 4
+    if mode == 2:
+        return (dealer + 3) % 4
+    return w
+
+
+@nb.njit(cache=True, nogil=True)
+def baazi_step(cfg, D, st):
+    """Result of one played deal: (new D, baazi loser or -1, by the 9-point rule)."""
+    loser = min_points_loser(st, cfg)
+    if loser >= 0:
+        return np.int64(0), loser, True
+    D = D + st[S_SCORE] - st[S_SCORE + 1]
+    lead = cfg[C_LEAD]
+    if cfg[C_LEAD_INCL]:
+        if D >= lead:
+            return np.int64(0), np.int64(1), False
+        if D <= -lead:
+            return np.int64(0), np.int64(0), False
+    else:
+        if D > lead:
+            return np.int64(0), np.int64(1), False
+        if D < -lead:
+            return np.int64(0), np.int64(0), False
+    return D, np.int64(-1), False
+
+
+@nb.njit(cache=True, nogil=True)
+def first_dealer(cfg, seed, rec):
+    if cfg[C_FIRST_DEALER] >= 0:
+        return cfg[C_FIRST_DEALER]
+    meta = np.zeros(1, np.uint64)
+    meta[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(META_STREAM))
+    return below(meta, 4)
+
+
+# record columns (see records.py for the documentation)
+DEAL_NCOLS = 34
+BAAZI_NCOLS = 12
+MATCH_NCOLS = 10
+UNIT_DEAL, UNIT_BAAZI, UNIT_MATCH = 0, 1, 2
+
+
+@nb.njit(cache=True, nogil=True)
+def write_deal(st, cfg, row):
+    row[0] = st[S_DEALER]
+    row[1] = st[S_BIDDER]
+    row[2] = st[S_REDEALS]
+    row[3] = st[S_BID]
+    row[4] = value_set(st[S_OPEN_HAND])
+    row[5] = st[S_OPEN_KIND]
+    row[6] = st[S_OPEN_CARD]
+    row[7] = st[S_CARD_PTS]
+    row[8] = st[S_CARD_PTS + 1]
+    row[9] = st[S_SWEEP_PTS]
+    row[10] = st[S_SWEEP_PTS + 1]
+    row[11] = st[S_SCORE]
+    row[12] = st[S_SCORE + 1]
+    row[13] = st[S_SWEEPS]
+    row[14] = st[S_SWEEPS + 1]
+    row[15] = st[S_SWEEPS + 2]
+    row[16] = st[S_LAST_CAPTURE]
+    row[17] = ncards(st[S_LEFTOVER])
+    row[18] = mask_points(st[S_LEFTOVER])
+    row[19] = min_points_loser(st, cfg)
+    oc = np.int64(1) << st[S_OPEN_CARD]
+    row[20] = 0 if st[S_PILE] & oc else 1
+    row[21] = st[S_TRACK_TEAM]
+    row[22] = st[S_TRACK_AT]
+    row[23] = st[S_BUILT]
+    row[24] = st[S_ADDED]
+    row[25] = st[S_BROKEN]
+    row[26] = st[S_MAX_MOVES]
+    row[27] = st[S_SUM_MOVES]
+    bt = st[S_BIDDER] % 2
+    row[28] = st[S_SCORE + bt]
+    row[29] = st[S_SCORE + 1 - bt]
+    # the three other cards of the bid value: captured by the bidder's team?
+    others = VALMASK[st[S_BID]] & ~oc
+    row[30] = 1 if (st[S_PILE + bt] & others) == others else 0
+    row[31] = 1 if st[S_PILE + bt] & oc else 0
+    row[32] = st[S_D]
+    row[33] = ncards(st[S_OPEN_HAND] & VALMASK[st[S_BID]])
+
+
+@nb.njit(cache=True, nogil=True)
+def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
+    """Records ``start .. start+count-1`` of ``seed`` for ``unit`` into ``out``."""
+    st = np.zeros(ST_SIZE, np.int64)
+    view = np.zeros(ST_SIZE, np.int64)
+    deck = np.zeros(52, np.int64)
+    W = _make_work_nb()
+    moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
+    tr_state = np.zeros((1, ST_SIZE), np.int64)
+    tr_moves = np.zeros((1, M_COLS), np.int64)
+    tr_off = np.zeros(1, np.int64)
+    tr_choice = np.zeros(1, np.int64)
+    rdeck = np.zeros(1, np.uint64)
+    rpol = np.zeros(1, np.uint64)
+    useed = np.uint64(seed)
+    max_deals = cfg[C_MAX_DEALS]
+    for r in range(count):
+        rec = start + r
+        urec = np.uint64(rec)
+        row = out[r]
+        dealer = first_dealer(cfg, seed, rec)
+        if unit == UNIT_DEAL:
+            rdeck[0] = stream_start(useed, urec, np.uint64(0))
+            rpol[0] = stream_start(useed, urec, np.uint64(1))
+            play_deal(st, cfg, dealer, 0, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+                      False, tr_state, tr_moves, tr_off, tr_choice)
+            write_deal(st, cfg, row)
+            continue
+        # baazi / match
+        j = 0
+        wins_a = 0
+        wins_b = 0
+        baazis = 0
+        capped = 0
+        row[:] = 0
+        row[0] = dealer
+        while True:
+            D = np.int64(0)
+            deals = 0
+            sweeps = 0
+            redeals = 0
+            loser = np.int64(-1)
+            by_min = False
+            while True:
+                rdeck[0] = stream_start(useed, urec, np.uint64(2 * j))
+                rpol[0] = stream_start(useed, urec, np.uint64(2 * j + 1))
+                play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+                          False, tr_state, tr_moves, tr_off, tr_choice)
+                j += 1
+                deals += 1
+                sweeps += st[S_SWEEPS] + st[S_SWEEPS + 1] + st[S_SWEEPS + 2]
+                redeals += st[S_REDEALS]
+                D, loser, by_min = baazi_step(cfg, D, st)
+                dealer = next_dealer(cfg, dealer, D, st[S_SCORE], st[S_SCORE + 1], loser)
+                if loser >= 0:
+                    break
+                if max_deals > 0 and deals >= max_deals:
+                    break
+            baazis += 1
+            if loser < 0:
+                capped += 1
+            elif loser == 0:
+                wins_b += 1
+            else:
+                wins_a += 1
+            if unit == UNIT_BAAZI:
+                row[1] = deals
+                row[2] = -1 if loser < 0 else 1 - loser
+                row[3] = 1 if by_min else 0
+                row[4] = 1 if loser < 0 else 0
+                row[5] = redeals
+                row[6] = sweeps
+                row[7] = D if loser < 0 else 0
+                row[8] = dealer
+                row[9] = st[S_SCORE]
+                row[10] = st[S_SCORE + 1]
+                row[11] = 1 if loser >= 0 and st[S_DEALER] % 2 == loser else 0
+                break
+            row[4] += deals
+            row[5] += redeals
+            row[6] += sweeps
+            row[7] += 1 if by_min else 0
+            n_target = cfg[C_MATCH_N]
+            if cfg[C_MATCH_MODE] == 0:
+                if baazis >= n_target:
+                    break
+            elif wins_a >= n_target or wins_b >= n_target or baazis >= 1000 * n_target:
+                break
+        if unit == UNIT_MATCH:
+            row[1] = wins_a
+            row[2] = wins_b
+            row[3] = 0 if wins_a > wins_b else (1 if wins_b > wins_a else -1)
+            row[8] = baazis
+            row[9] = capped
+
+
+@nb.njit(cache=True, nogil=True)
+def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_state, tr_moves, tr_off, tr_choice):
+    """The ``j``-th deal of record ``rec`` with a full trace (twin of the simulation path)."""
+    view = np.zeros(ST_SIZE, np.int64)
+    deck = np.zeros(52, np.int64)
+    W = _make_work_nb()
+    moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
+    rdeck = np.zeros(1, np.uint64)
+    rpol = np.zeros(1, np.uint64)
+    rdeck[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j))
+    rpol[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j + 1))
+    play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+              True, tr_state, tr_moves, tr_off, tr_choice)
+
+
+@nb.njit(cache=True, nogil=True)
+def legal_moves_of(st, p, cfg):
+    """Legal moves of seat ``p`` in state ``st`` as a fresh array (tests, tools)."""
+    W = _make_work_nb()
+    moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
+    n = legal_moves(st, p, cfg, W, moves)
+    return moves[:n].copy()
+
+
+# ------------------------------------------------------------------ Python helpers
+
+def cfg_of(variant) -> np.ndarray:
+    """The kernel's int64 configuration array for a validated SeepVariant."""
+    v = variant
+    c = np.zeros(C_SIZE, np.int64)
+    c[C_CAP_SUMS] = v.capture_sums
+    c[C_CAP_MAX] = v.capture_maximal
+    c[C_THROW_NC] = v.throw_requires_no_capture
+    c[C_OWNER_THROW] = v.owner_may_throw
+    c[C_ABSORB] = ("optional", "mandatory", "forbidden").index(v.absorption_mode)
+    c[C_DIRECT] = v.allow_direct_cemented_build
+    c[C_PARTNER_FREE] = v.partner_add_free
+    c[C_MIN_HOUSE] = v.min_house_value
+    c[C_MIN_BID] = v.min_bid_value
+    c[C_SWEEP] = v.sweep_value
+    c[C_EARLY] = v.early_sweep_value
+    c[C_EARLY_PLAYS] = v.early_sweep_plays
+    c[C_LAST] = v.last_play_sweep_value
+    c[C_MIN_RULE] = v.min_points_rule
+    c[C_MIN_THR] = v.min_points_threshold
+    c[C_MIN_SWEEPS] = v.min_points_includes_sweeps
+    c[C_LEAD] = v.baazi_lead
+    c[C_LEAD_INCL] = v.baazi_lead_inclusive
+    c[C_MATCH_N] = v.match_baazis
+    c[C_MATCH_MODE] = ("fixed_count", "first_to").index(v.match_mode)
+    c[C_FIRST_DEALER] = -1 if v.first_dealer == "random" else int(v.first_dealer)
+    c[C_DEALER_RULE] = ("losing_team", "rotate").index(v.dealer_rule)
+    c[C_LOSING_BASIS] = ("running_difference", "last_deal").index(v.losing_team_basis)
+    c[C_TIE] = ("same", "rotate").index(v.tie_dealer)
+    c[C_AFTER_BAAZI] = ("partner_of_next", "dealer_partner", "left_of_dealer", "no_shift").index(v.dealer_after_baazi)
+    c[C_END_HOUSE] = ("error", "last_capturer").index(v.end_house_policy)
+    c[C_MAX_DEALS] = 0 if v.max_deals_per_baazi is None else v.max_deals_per_baazi
+    return c
