@@ -554,6 +554,26 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
 
 # ---------------------------------------------------------------- games and records
 
+TIED_AT_TARGET = -2
+
+
+@nb.njit(cache=True)
+def game_winner(scores, n, target):
+    """5.7: the seat alone on the highest score if it is >= target; -2 if shared at the target, else -1."""
+    top = scores[0]
+    for s in range(1, n):
+        top = max(top, scores[s])
+    leaders = 0
+    seat = -1
+    for s in range(n):
+        if scores[s] == top:
+            leaders += 1
+            seat = s
+    if top < target:
+        return -1
+    return seat if leaders == 1 else TIED_AT_TARGET
+
+
 
 @nb.njit(cache=True)
 def _features(row, col, seat, hand):
@@ -608,19 +628,11 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 if kind == K_B6:
                     row[G_SEAT0 + 2 * MAX_SEATS + s] += 1
         dealer = (dealer + 1) % n
-        top = scores[0]
-        for s in range(1, n):
-            top = max(top, scores[s])
-        leaders = 0
-        for s in range(n):
-            if scores[s] == top:
-                leaders += 1
-                winner = s
-        if top >= p.target_score:
-            if leaders == 1:
-                break
-            if record:
-                row[5] += 1
+        winner = game_winner(scores, n, p.target_score)
+        if winner >= 0:
+            break
+        if record and winner == TIED_AT_TARGET:
+            row[5] += 1
         winner = -1
     _emit(trace, tp, 8, game_no, winner, played, 0, 0)
     if record:
