@@ -138,7 +138,7 @@ def _tally_games(df, variant, rows):
     _tally_trumps(rows, suit, seen, full, tricks, variant)
     sevens = df[[f"sevens_{s}" for s in range(4)]].to_numpy().ravel()
     place = df[[f"place_{s}" for s in range(4)]].to_numpy().ravel()
-    _tally_lottery(rows, sevens, place)
+    _tally_lottery(rows, sevens, place, len(variant.lottery_awards))
     rows.append(_mean("tricks_played", "all", df["tricks_played"].to_numpy()))
 
 
@@ -156,7 +156,7 @@ def _tally_trumps(rows, suit, seen, full, tricks, variant):
         rows.append(_rate("trump_suit", "no trumps" if s < 0 else SUITS[s], suit[ok] == s))
 
 
-def _tally_lottery(rows, sevens, place):
+def _tally_lottery(rows, sevens, place, n_awards):
     ok = place >= 0
     if not ok.any():
         return
@@ -164,7 +164,9 @@ def _tally_lottery(rows, sevens, place):
         sel = ok & (sevens == k)
         rows.append(_rate("lottery_first_out", f"sevens={k}", place[sel] == 1))
         rows.append(_rate("lottery_second_out", f"sevens={k}", place[sel] == 2))
-        rows.append(_mean("lottery_place", f"sevens={k}", np.where(place[sel] == 0, 4, place[sel])))
+        # players who are not placed share the remaining places: their mean place
+        rest = (n_awards + 1 + 4) / 2
+        rows.append(_mean("lottery_place", f"sevens={k}", np.where(place[sel] == 0, rest, place[sel])))
 
 
 def _tally_deals(df, variant, rows):
@@ -188,7 +190,7 @@ def _tally_deals(df, variant, rows):
     if dt == "lottery":
         sevens = df[[f"sevens_{s}" for s in range(4)]].to_numpy().ravel()
         place = df[[f"place_{s}" for s in range(4)]].to_numpy().ravel()
-        _tally_lottery(rows, sevens, place)
+        _tally_lottery(rows, sevens, place, len(variant.lottery_awards))
         first = df["first_player"].to_numpy()
         for k, vals in _by_position(df, "place_", first):
             rows.append(_rate("lottery_first_out", f"turn order {k + 1}", vals == 1))

@@ -93,6 +93,10 @@ class KierkiVariant(Variant):
     def __post_init__(self) -> None:
         if isinstance(self.lottery_opening_card, str) and self.lottery_opening_card.strip().lower() in ("null", "none", ""):
             object.__setattr__(self, "lottery_opening_card", None)
+        for name in ("negative_contracts", "heart_lead_restricted_deals"):  # may be empty: "" means []
+            value = getattr(self, name)
+            if value is None or (isinstance(value, str) and value.strip().lower() in ("", "null", "none")):
+                object.__setattr__(self, name, ())
         super().__post_init__()
 
     @classmethod
