@@ -29,42 +29,44 @@ def empty() -> pd.DataFrame:
                          for c in TALLY_COLUMNS})
 
 
-def _grouped(metric: str, kind: str, values: pd.Series, by: pd.Series | None) -> pd.DataFrame:
-    values = values.astype("float64")
-    if by is None:
-        frame = pd.DataFrame({"group": [ALL], "n": [len(values)], "sum": [values.sum()],
-                              "sumsq": [(values * values).sum()]})
+def _grouped(metric: str, kind: str, values, by) -> pd.DataFrame:
+    """One tally row per group (numpy bincount: tallies run once per chunk, often)."""
+    v = np.asarray(values, dtype=np.float64)
+    if by is None or np.ndim(by) == 0:
+        groups, n, total, squares = [ALL if by is None else str(by)], [v.size], [v.sum()], [np.dot(v, v)]
     else:
-        g = pd.DataFrame({"group": by.astype(str).to_numpy(), "v": values.to_numpy()})
-        g["v2"] = g["v"] * g["v"]
-        frame = g.groupby("group", sort=True).agg(n=("v", "size"), sum=("v", "sum"), sumsq=("v2", "sum")).reset_index()
-    frame.insert(0, "metric", metric)
-    frame.insert(2, "kind", kind)
-    return frame[TALLY_COLUMNS]
+        inverse, keys = pd.factorize(np.asarray(by), sort=True)  # hashing: fast on strings too
+        n = np.bincount(inverse, minlength=len(keys))
+        total = np.bincount(inverse, weights=v, minlength=len(keys))
+        squares = np.bincount(inverse, weights=v * v, minlength=len(keys))
+        groups = [str(k) for k in keys]
+    return pd.DataFrame({"metric": metric, "group": groups, "kind": kind, "n": np.asarray(n, dtype=np.int64),
+                         "sum": np.asarray(total, dtype=np.float64), "sumsq": np.asarray(squares, dtype=np.float64)})
 
 
 def rate(metric: str, success, *, by=None, where=None) -> pd.DataFrame:
     """Tally rows for a proportion: ``success`` is a boolean Series (True = success).
 
-    ``by`` splits it into groups (a Series aligned with ``success``); ``where`` keeps only
-    the rows where it is True (e.g. only hands where the bid was nil).
+    ``by`` splits it into groups (an array aligned with ``success``, or one label such as
+    ``"team0"`` for a single named group); ``where`` keeps only the rows where it is True
+    (e.g. only hands where the bid was nil).
     """
-    success = pd.Series(success)
-    if where is not None:
-        where = pd.Series(where).astype(bool).to_numpy()
-        success = success[where]
-        by = None if by is None else pd.Series(by)[where]
-    return _grouped(metric, "rate", success.astype(bool), None if by is None else pd.Series(by))
+    return _grouped(metric, "rate", *_select(np.asarray(success, dtype=bool), by, where))
 
 
 def mean(metric: str, values, *, by=None, where=None) -> pd.DataFrame:
     """Tally rows for a mean of ``values`` (optionally grouped by ``by``, filtered by ``where``)."""
-    values = pd.Series(values)
+    return _grouped(metric, "mean", *_select(np.asarray(values, dtype=np.float64), by, where))
+
+
+def _select(values: np.ndarray, by, where):
+    if by is not None and np.ndim(by) > 0:
+        by = np.asarray(by)
     if where is not None:
-        where = pd.Series(where).astype(bool).to_numpy()
-        values = values[where]
-        by = None if by is None else pd.Series(by)[where]
-    return _grouped(metric, "mean", values, None if by is None else pd.Series(by))
+        keep = np.asarray(where, dtype=bool)
+        values = values[keep]
+        by = by[keep] if by is not None and np.ndim(by) > 0 else by
+    return values, by
 
 
 def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
