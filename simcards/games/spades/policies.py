@@ -306,4 +306,371 @@ RANDOM = Policy("random", blind=random_blind, bid=random_bid, exchange=random_ex
 BASIC = Policy("basic", blind=basic_blind, bid=basic_bid, exchange=basic_exchange,
                play=basic_play, misdeal=basic_misdeal)
 
-EXPERT = Policy("expert", base=BASIC)  # placeholder, replaced below
+
+# ---------------------------------------------------------------- expert
+# Tracks played cards (masters = cards above every unseen card of their suit) and
+# shown voids; protects a partner's Nil, attacks an opponent's Nil, ducks once its
+# contract is safe unless the opponents can still be set; bids with fractional trick
+# values, Nil with safe hands, Blind Nil when far behind late in the game.
+
+_LOW_MASK = np.uint64((1 << 14) - 1)
+
+
+@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+def expert_estimate(hand, view):
+    """Expected tricks of ``hand``: graded honours, trump length and ruffing values."""
+    trumps = hand & np.uint64(view[V_SUITS + 3])
+    n_t = popcount(trumps)
+    outside = np.uint64(view[V_DECK]) & np.uint64(view[V_SUITS + 3]) & ~trumps
+    est = 0.0
+    rest = trumps
+    i = 0
+    honours = 0
+    while rest:
+        c = highest_card(rest)
+        rest &= ~bit(c)
+        higher = popcount(outside & ~((bit(c) << _ONE) - _ONE))
+        if higher == 0:
+            est += 1.0
+            honours += 1
+        elif n_t - i > higher + 1:
+            est += 0.85 if higher == 1 else 0.6
+            honours += 1
+        elif higher <= 2 and n_t - i > higher:
+            est += 0.35
+        i += 1
+    length = n_t - honours - 3
+    if length > 0:
+        est += 0.8 * length
+    spare = n_t - 2
+    for s in range(3):
+        m = hand & np.uint64(view[V_SUITS + s])
+        n = popcount(m)
+        if m & bit(13 * s + 12):
+            est += 0.95 if n <= 5 else 0.7
+        if m & bit(13 * s + 11):
+            if n >= 2:
+                est += 0.75 if n <= 4 else 0.45
+            else:
+                est += 0.2
+        if (m & bit(13 * s + 10)) and n >= 3 and (m & (bit(13 * s + 12) | bit(13 * s + 11))):
+            est += 0.35
+        if spare > 0:
+            if n == 0:
+                est += 0.8 * min(spare, 2)
+                spare -= 2
+            elif n == 1 and not (m & bit(13 * s + 12)):
+                est += 0.55
+                spare -= 1
+    return est
+
+
+@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+def nil_risk(hand, view):
+    """Rough count of cards that may be forced to win a trick (0 = a safe Nil hand)."""
+    trumps = hand & np.uint64(view[V_SUITS + 3])
+    outside = np.uint64(view[V_DECK]) & np.uint64(view[V_SUITS + 3]) & ~trumps
+    risk = 0.0
+    n_t = popcount(trumps)
+    rest = trumps
+    while rest:
+        c = highest_card(rest)
+        rest &= ~bit(c)
+        higher = popcount(outside & ~((bit(c) << _ONE) - _ONE))
+        if higher < 4:
+            risk += 1.0
+        elif higher < 7:
+            risk += 0.4
+    if n_t >= 4:
+        risk += 0.5 * (n_t - 3)
+    for s in range(3):
+        m = hand & np.uint64(view[V_SUITS + s])
+        below_count = 0
+        low = m
+        # each high card needs low cards of its suit to duck under the others' leads
+        while low:
+            c = lowest_card(low)
+            low &= ~bit(c)
+            r = c - 13 * s
+            if r >= 9 and below_count < (r - 7) // 2 + 1:
+                risk += 0.3 * (r - 8)
+            if r <= 5:
+                below_count += 1
+    return risk
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def expert_blind(view, rng):
+    seat = view[V_SEAT]
+    team = seat & 1
+    partner_bid = view[V_BID + (seat ^ 2)]
+    if partner_bid == 0:
+        return 0
+    deficit = view[V_SCORE + 1 - team] - view[V_SCORE + team]
+    opp = view[V_SCORE + 1 - team]
+    # a desperate, high-variance bid: far behind and the opponents close to the target
+    if deficit >= 200 and opp >= view[V_TARGET] - 150:
+        return 1
+    return 0
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def expert_bid(view, rng):
+    hand = np.uint64(view[V_HAND])
+    legal = np.uint64(view[V_LEGAL])
+    seat = view[V_SEAT]
+    partner_bid = view[V_BID + (seat ^ 2)]
+    est = expert_estimate(hand, view)
+    if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
+        if est < 1.8 and nil_risk(hand, view) < 0.9:
+            return 0
+    want = int(est + 0.35)
+    team = seat & 1
+    bags = view[V_BAGS + team]
+    if bags >= view[V_BAG_LIMIT] - 3 and est - want > 0.25:
+        want += 1  # near the bag limit: bid closer to the full value
+    if want < 1:
+        want = 1
+    return nearest_legal_bid(legal & _LOW_MASK, want)
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def expert_exchange(view, rng):
+    return np.int64(pick_cards(np.uint64(view[V_LEGAL]), view[V_COUNT], view, view[V_ROLE] == 0))
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def expert_misdeal(view, rng):
+    hand = np.uint64(view[V_HAND])
+    if nil_risk(hand, view) < 0.9:
+        return 0  # a fine Nil hand: keep it
+    return 1 if expert_estimate(hand, view) < 2.5 else 0
+
+
+@nb.njit(nb.uint64(nb.uint64, nb.uint64, nb.int64[:], nb.int64), cache=True, inline="always")
+def masters_of(cards, unseen, view, s):
+    """Cards of ``cards`` in suit ``s`` that beat every unseen card of that suit."""
+    sm = np.uint64(view[V_SUITS + s])
+    top = unseen & sm
+    if top == 0:
+        return cards & sm
+    return cards & sm & ~((bit(highest_card(top)) << _ONE) - _ONE)
+
+
+@nb.njit(nb.int64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
+def highest_below(cards, best, view):
+    """Highest card of ``cards`` that does not beat ``best``; -1 if every card beats it."""
+    sb = suit_in_view(best, view)
+    under = cards & np.uint64(view[V_SUITS + sb]) & ((bit(best)) - _ONE)
+    if under:
+        return highest_card(under)
+    if sb == 3:
+        return -1
+    other = cards & ~np.uint64(view[V_SUITS + sb]) & ~np.uint64(view[V_SUITS + 3])
+    if other:
+        return highest_by_rank(other, view, True)
+    return -1
+
+
+@nb.njit(nb.boolean(nb.int64[:], nb.uint64), cache=True)
+def partner_safe(view, unseen):
+    """Whether the partner's card now winning should hold: it is the last card, or it is
+    a master and no opponent still to play has shown a void."""
+    seat = view[V_SEAT]
+    npl = view[V_NPLAYED]
+    if npl == 3:
+        return True
+    best = view[V_WIN_CARD]
+    sb = suit_in_view(best, view)
+    if unseen & np.uint64(view[V_SUITS + sb]) & ~((bit(best) << _ONE) - _ONE):
+        return False
+    if sb != 3:
+        led = view[V_LED_SUIT]
+        nxt = (seat + 1) & 3  # the opponent still to play after me
+        if (view[V_VOIDS + nxt] >> led) & 1 and unseen & np.uint64(view[V_SUITS + 3]):
+            return False
+    return True
+
+
+@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64), cache=True)
+def nil_play(view, legal, hand):
+    """Play of a Nil bidder: stay under the winning card, shed high cards when safe."""
+    trumps_m = np.uint64(view[V_SUITS + 3])
+    if view[V_NPLAYED] == 0:
+        return lowest_by_rank(legal, view, True)
+    best = view[V_WIN_CARD]
+    led = view[V_LED_SUIT]
+    follow = legal & np.uint64(view[V_SUITS + led])
+    if follow:
+        c = highest_below(follow, best, view)
+        if c >= 0:
+            return c
+        if view[V_NPLAYED] == 3:
+            return highest_card(follow)
+        return lowest_card(follow)
+    side = legal & ~trumps_m
+    if side:
+        return highest_by_rank(side, view, True)
+    c = highest_below(legal, best, view)
+    if c >= 0:
+        return c
+    return highest_card(legal) if view[V_NPLAYED] == 3 else lowest_card(legal)
+
+
+@nb.njit(nb.int64(nb.int64[:], nb.uint64), cache=True)
+def lowest_winner(view, cards):
+    """Cheapest card of ``cards`` that beats the card now winning; -1 if none."""
+    win = winners_over(cards, view[V_WIN_CARD], view)
+    if not win:
+        return -1
+    side = win & ~np.uint64(view[V_SUITS + 3])
+    return lowest_card(side) if side else lowest_card(win)
+
+
+@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64, nb.uint64), cache=True)
+def cover_play(view, legal, hand, unseen):
+    """Protect the partner's Nil: win tricks the partner still has to play to, overtake it."""
+    seat = view[V_SEAT]
+    partner = seat ^ 2
+    trumps_m = np.uint64(view[V_SUITS + 3])
+    if view[V_NPLAYED] == 0:
+        for s in range(4):
+            m = masters_of(legal, unseen, view, s)
+            if m and s != 3:
+                return highest_card(m)
+        side = legal & ~trumps_m
+        return highest_by_rank(side if side else legal, view, False)
+    partner_card = view[V_TABLE + partner]
+    if partner_card < 0 or view[V_WIN_SEAT] == partner:
+        led = view[V_LED_SUIT]
+        follow = legal & np.uint64(view[V_SUITS + led])
+        if follow:
+            if partner_card < 0:
+                top = highest_card(follow)
+                if beats(top, view[V_WIN_CARD], view):
+                    return top
+                return lowest_card(follow)
+            c = lowest_winner(view, follow)
+            return c if c >= 0 else lowest_card(follow)
+        c = lowest_winner(view, legal & trumps_m)
+        if c >= 0:
+            return c
+        return lowest_by_rank(legal, view, True)
+    return -1  # partner is safe in this trick: play normally
+
+
+@nb.njit(SIG, cache=True, nogil=True)
+def expert_play(view, rng):
+    legal = np.uint64(view[V_LEGAL])
+    if popcount(legal) == 1:
+        return lowest_card(legal)
+    seat = view[V_SEAT]
+    partner = seat ^ 2
+    hand = np.uint64(view[V_HAND])
+    unseen = np.uint64(view[V_DECK]) & ~np.uint64(view[V_PLAYED]) & ~hand
+    trumps_m = np.uint64(view[V_SUITS + 3])
+    npl = view[V_NPLAYED]
+    left = 13 - view[V_TRICK]
+
+    if view[V_BID + seat] == 0:
+        return nil_play(view, legal, hand)  # alive or failed: every trick is a bag
+    if view[V_BID + partner] == 0 and view[V_TRICKS + partner] == 0:
+        c = cover_play(view, legal, hand, unseen)
+        if c >= 0:
+            return c
+
+    # contracts: only number bidders' tricks count
+    need = 0
+    opp_need = 0
+    for s in range(4):
+        b = view[V_BID + s]
+        if b > 0:
+            if (s & 1) == (seat & 1):
+                need += b - view[V_TRICKS + s]
+            else:
+                opp_need += b - view[V_TRICKS + s]
+    opp_nil = -1
+    for o in ((seat + 1) & 3, (seat + 3) & 3):
+        if view[V_BID + o] == 0 and view[V_TRICKS + o] == 0:
+            opp_nil = o
+    want = need > 0 or (opp_need > 0 and opp_need >= left - 1)
+    if opp_nil >= 0 and need < left - 2:
+        # attack the Nil: keep it winning, lead and follow low under it
+        if npl == 0:
+            ok = legal
+            m = ok & ~trumps_m
+            for s in range(3):
+                if (view[V_VOIDS + opp_nil] >> s) & 1:
+                    m &= ~np.uint64(view[V_SUITS + s])
+            return lowest_by_rank(m if m else legal, view, True)
+        if view[V_WIN_SEAT] == opp_nil:
+            c = highest_below(legal, view[V_WIN_CARD], view)
+            if c >= 0:
+                return c
+        elif view[V_TABLE + opp_nil] < 0 and not want:
+            return lowest_by_rank(legal, view, True)
+
+    if npl == 0:
+        if want:
+            for s in range(3):  # cash side masters the opponents can follow
+                m = masters_of(legal, unseen, view, s)
+                if m and not (((view[V_VOIDS + ((seat + 1) & 3)] | view[V_VOIDS + ((seat + 3) & 3)]) >> s) & 1
+                              and unseen & trumps_m):
+                    return highest_card(m)
+            tm = masters_of(legal, unseen, view, 3)
+            if tm and popcount(legal & trumps_m) >= 2:
+                return highest_card(tm)
+            # lead low from the shortest side suit to make a void for ruffing
+            best_s = -1
+            best_n = 99
+            for s in range(3):
+                m = legal & np.uint64(view[V_SUITS + s])
+                n = popcount(m)
+                if n > 0 and n < best_n:
+                    best_n = n
+                    best_s = s
+            if best_s >= 0 and (hand & trumps_m):
+                return lowest_card(legal & np.uint64(view[V_SUITS + best_s]))
+            return lowest_by_rank(legal, view, True)
+        return lowest_by_rank(legal, view, True)
+
+    best = view[V_WIN_CARD]
+    led = view[V_LED_SUIT]
+    follow = legal & np.uint64(view[V_SUITS + led])
+    partner_winning = view[V_WIN_SEAT] == partner
+    if want:
+        if partner_winning and partner_safe(view, unseen):
+            return lowest_by_rank(legal, view, True) if not follow else lowest_card(follow)
+        if follow:
+            win = winners_over(follow, best, view)
+            if not win:
+                return lowest_card(follow)
+            if npl == 3:
+                return lowest_card(win)
+            m = masters_of(win, unseen, view, led)
+            if m:
+                return lowest_card(m)
+            if npl == 1:
+                return lowest_card(follow)
+            return highest_card(win)
+        c = lowest_winner(view, legal & trumps_m)
+        if c >= 0:
+            return c
+        return lowest_by_rank(legal, view, True)
+    # contract safe: duck to avoid bags
+    if follow:
+        c = highest_below(follow, best, view)
+        if c >= 0:
+            return c
+        return highest_card(follow) if npl == 3 else lowest_card(follow)
+    side = legal & ~trumps_m
+    if side:
+        return highest_by_rank(side, view, True)
+    c = highest_below(legal, best, view)
+    if c >= 0:
+        return c
+    return lowest_card(legal)
+
+
+EXPERT = Policy("expert", blind=expert_blind, bid=expert_bid, exchange=expert_exchange,
+                play=expert_play, misdeal=expert_misdeal)

@@ -16,7 +16,7 @@ import numpy as np
 
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.rng import below, shuffle, stream_start
-from simcards.core.tricks import card_beats, spades_legal
+from simcards.core.tricks import spades_legal
 from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
@@ -534,7 +534,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
             else:
                 if not (cb & suit_masks[led]):
                     view[V_VOIDS + s] |= 1 << led
-                if card_beats(c, best, 3, suit_masks):
+                if _beats(c, best):
                     best = c
                     best_seat = s
             view[V_TABLE + s] = c
@@ -570,6 +570,16 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
         rec[D_BAGCOUNT + team] = g
     for s in range(4):
         rec[D_NIL + s] = -1 if view[V_BID + s] != 0 else (1 if tricks[s] == 0 else 0)
+
+
+@nb.njit(nb.boolean(nb.int64, nb.int64), cache=True, inline="always")
+def _beats(c, best):
+    """``card_beats`` for this deck: the effective suit is min(card // 13, 3) (jokers 52, 54)."""
+    sc = min(c // 13, 3)
+    sb = min(best // 13, 3)
+    if sc == sb:
+        return c > best
+    return sc == 3
 
 
 @nb.njit(cache=True, inline="always")
