@@ -428,19 +428,20 @@ def _lottery_pick(info, masks, blocker):
     hand, legal = masks[M_HAND], masks[M_LEGAL]
     best, best_key = -1, -(1 << 40)
     base = info[L_BASE]
-    for r in range(13):
-        for s in SUIT_ORDER:
-            c = s * 13 + r
-            if not legal & bit(c):
-                continue
-            opening = info[L_LO + s] < 0
-            key = _beyond(info, hand, c) * 4 + (0 if opening else 1)
-            if blocker:
-                key -= _unlocks(info, masks, c) * 1024
-                if opening and base >= 0:
-                    key -= 256  # hold back the opening cards
-            if key > best_key:
-                best, best_key = c, key
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        s = c // 13
+        opening = info[L_LO + s] < 0
+        key = _beyond(info, hand, c) * 4 + (0 if opening else 1)
+        if blocker:
+            key -= _unlocks(info, masks, c) * 1024
+            if opening and base >= 0:
+                key -= 256  # hold back the opening cards
+        # ties: lower rank first, then suit order S, H, D, C
+        if key > best_key or (key == best_key and (c % 13 < best % 13 or (c % 13 == best % 13 and s > best // 13))):
+            best, best_key = c, key
     return best
 
 
