@@ -10,7 +10,7 @@ from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.referee import deck_of, effective_suit, score_hand, score_team, trick_winner
 
 COL = {name: i for i, (name, _) in enumerate(rules.DEAL_COLUMNS)}
-SETTINGS = dict(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = dict(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 variants = st.fixed_dictionaries({}, optional={
     "jokers": st.sampled_from([0, 2]),

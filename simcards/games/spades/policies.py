@@ -422,9 +422,9 @@ def expert_bid(view, rng):
     partner_bid = view[V_BID + (seat ^ 2)]
     est = expert_estimate(hand, view)
     if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
-        if est < 1.8 and nil_risk(hand, view) < 0.9:
+        if est < 3.0 and nil_risk(hand, view) < 2.0:
             return 0
-    want = int(est + 0.35)
+    want = int(est + 0.8)
     team = seat & 1
     bags = view[V_BAGS + team]
     if bags >= view[V_BAG_LIMIT] - 3 and est - want > 0.25:
