@@ -264,5 +264,70 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
                            seat_policy=_seat_policies(seat_policy)))
 
 
+EPILOG_COMPARE = """\b
+Examples:
+  simcards compare spades --arm bag_limit=10 --arm bag_limit=5 --unit game --games 100000
+  simcards compare kierki --arm policy=basic --arm policy=expert --precision 0.5
+  simcards compare spades --arm name=plain --arm nil_value=50,name=cheap-nil --deals 500000 --metric points
+  simcards run --spec scripts/experiments/spades-bags.toml       # arms from an experiment file
+
+An arm is comma-separated items: house rules (name=value), preset=NAME, policy=NAME,
+seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the same deals."""
+
+
+@main.command(epilog=EPILOG_COMPARE)
+@click.argument("game")
+@click.option("--arm", "arms", multiple=True, required=True, metavar="ITEMS", help="One arm (repeat; the first is the baseline).")
+@experiment_options
+@click.option("--precision", type=float, help="Add deals until every difference's 95 % half-width is at most this.")
+@click.option("--max-count", type=int, help="Cap on records per arm with --precision (default 64 x the first round).")
+@click.option("--metric", "metrics", multiple=True, help="Only these metrics (repeatable; default: all).")
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", help="Address of a running Dask scheduler.")
+@click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
+@click.option("--question", help="The question, in words, for the report.")
+def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
+            seat_policy, players, deal_type, contract, threads, chunk_size, precision, max_count, metrics, out,
+            backend, scheduler, workers, question):
+    """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
+    from simcards.core.game import get_game
+    from simcards.experiment.compare import compare as run_compare, parse_arm, print_differences
+
+    g = get_game(game)
+    if chunk_size is not None:
+        _fail("compare chooses its own chunks (one batch each); drop --chunk-size")
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
+    unit_name = unit or next((u.name for u in g.units if locals().get(u.plural) is not None), g.units[0].name)
+    out = out or Path("results") / f"compare-{g.name}-{unit_name}"
+    result = run_compare(g, [parse_arm(a) for a in arms], unit=unit, count=count, seed=seed, preset=preset,
+                         settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy), precision=precision,
+                         max_count=max_count, metrics=list(metrics) or None, threads=threads, backend=backend,
+                         scheduler=scheduler, workers=workers, out=out, question=question, echo=click.echo,
+                         progress=False, deals=deals, games=games, tournaments=tournaments, baazis=baazis,
+                         matches=matches)
+    print_differences(result, click.echo)
+    if precision and not result.resolved:
+        click.echo(f"warning: precision {precision} not reached within {result.count:,} {result.unit}s per arm "
+                   f"(raise --max-count)", err=True)
+    click.echo(f"{result.count:,} {result.unit}s per arm in {result.seconds:.1f} s -> {result.out}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+def report(folder):
+    """Write report.md and a self-contained report.html for a results FOLDER.
+
+    \b
+    Example:
+      simcards run --spec scripts/experiments/spades-bags.toml
+      simcards report results/spades-bags
+    """
+    from simcards.report.report import build_report
+
+    md, html = build_report(folder)
+    click.echo(f"wrote {md} and {html}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -76,6 +76,7 @@ class RunResult:
     resumed_chunks: int = 0
     computed_chunks: int = 0
     meta: dict = field(default_factory=dict)
+    chunk_tallies: dict = field(default_factory=dict)  # chunk -> tally (in-memory runs)
 
     @property
     def rate(self) -> float:
@@ -172,8 +173,11 @@ def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int
     n_chunks = spec.n_chunks()
     done_set = set(done)
     pending = [c for c in range(n_chunks) if c not in done_set]
-    tally = stats.merge(*(folder.load_tally(c) for c in done)) if done else stats.empty()
+    accumulated = stats.Accumulator()
+    for c in done:
+        accumulated.add(folder.load_tally(c))
     kept: dict[int, pd.DataFrame] = {}
+    chunk_tallies: dict[int, pd.DataFrame] = {}
     bar = _progress_bar(spec, done, progress)
     client = cluster = None
     started = time.perf_counter()
@@ -188,9 +192,11 @@ def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int
         for chunk, (records, chunk_tally) in source:
             if folder:
                 folder.save_chunk(chunk, records, chunk_tally)
-            elif records is not None:
-                kept[chunk] = records
-            tally = stats.merge(tally, chunk_tally)
+            else:
+                chunk_tallies[chunk] = chunk_tally
+                if records is not None:
+                    kept[chunk] = records
+            accumulated.add(chunk_tally)
             computed += 1
             if bar is not None:
                 bar.update(spec.chunk_range(chunk)[1])
@@ -209,6 +215,7 @@ def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int
     seconds = time.perf_counter() - started
     if bar is not None:
         bar.close()
+    tally = accumulated.frame()
     summary = stats.finalize(tally)
     records = None
     if spec.records == "all":
@@ -227,7 +234,7 @@ def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int
         folder.finish(spec, tally, summary)
     return RunResult(spec=spec, summary=summary, tally=tally, records=records,
                      out=folder.path if folder else None, seconds=seconds, resumed_chunks=len(done),
-                     computed_chunks=computed, meta=folder.meta if folder else {})
+                     computed_chunks=computed, meta=folder.meta if folder else {}, chunk_tallies=chunk_tallies)
 
 
 def _load_complete(spec: ExperimentSpec, folder: ResultsFolder) -> RunResult:

@@ -32,6 +32,7 @@ class ExperimentSpec:
     chunk_size: int
     records: str = "all"
     policy_files: Mapping[str, str] = field(default_factory=dict)  # path -> sha256
+    start: int = 0  # first record index: records start .. start+count-1
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -46,7 +47,7 @@ class ExperimentSpec:
             return cls(game=d["game"], unit=d["unit"], count=int(d["count"]), seed=int(d["seed"]),
                        variant=dict(d["variant"]), policies=tuple(d["policies"]),
                        chunk_size=int(d["chunk_size"]), records=d.get("records", "all"),
-                       policy_files=dict(d.get("policy_files", {})))
+                       policy_files=dict(d.get("policy_files", {})), start=int(d.get("start", 0)))
         except (KeyError, TypeError, ValueError) as exc:
             raise SimcardsError(f"not a simcards experiment spec ({type(exc).__name__}: {exc})") from None
 
@@ -59,8 +60,9 @@ class ExperimentSpec:
         return -(-self.count // self.chunk_size)
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:
-        start = chunk * self.chunk_size
-        return start, min(self.chunk_size, self.count - start)
+        """(first record index, number of records) of ``chunk``."""
+        offset = chunk * self.chunk_size
+        return self.start + offset, min(self.chunk_size, self.count - offset)
 
     def game_object(self) -> Game:
         return get_game(self.game)
@@ -80,7 +82,7 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
               preset: str | None = None, variant: Mapping[str, Any] | None = None,
               settings: Sequence[str] = (), policy: str | None = None,
               seat_policy: Mapping[int, str] | None = None, chunk_size: int | None = None,
-              records: str = "all") -> ExperimentSpec:
+              records: str = "all", start: int = 0) -> ExperimentSpec:
     """Validate user choices and build the spec (one-line SimcardsError on bad input)."""
     g = game if isinstance(game, Game) else get_game(game)
     u = g.unit(unit)
@@ -102,4 +104,4 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
         raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
     return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),
                           policies=tuple(specs), chunk_size=chunk_size, records=records,
-                          policy_files=files)
+                          policy_files=files, start=start)

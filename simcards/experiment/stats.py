@@ -77,15 +77,44 @@ def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return merge(pd.concat(parts, ignore_index=True))
 
 
+class Accumulator:
+    """Adds tallies row by row in plain Python (tallies are small; pandas groupby is slow here)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[tuple, list] = {}
+
+    def add(self, tally: pd.DataFrame | None) -> "Accumulator":
+        if tally is None or not len(tally):
+            return self
+        for metric, group, kind, n, total, squares in zip(tally["metric"].tolist(), tally["group"].tolist(),
+                                                           tally["kind"].tolist(), tally["n"].tolist(),
+                                                           tally["sum"].tolist(), tally["sumsq"].tolist()):
+            row = self._rows.get((metric, group, kind))
+            if row is None:
+                self._rows[(metric, group, kind)] = [n, total, squares]
+            else:
+                row[0] += n
+                row[1] += total
+                row[2] += squares
+        return self
+
+    def frame(self) -> pd.DataFrame:
+        if not self._rows:
+            return empty()
+        keys = list(self._rows)
+        values = list(self._rows.values())
+        return pd.DataFrame({"metric": [k[0] for k in keys], "group": [str(k[1]) for k in keys],
+                             "kind": [k[2] for k in keys], "n": np.array([v[0] for v in values], dtype=np.int64),
+                             "sum": np.array([v[1] for v in values], dtype=np.float64),
+                             "sumsq": np.array([v[2] for v in values], dtype=np.float64)})
+
+
 def merge(*tallies: pd.DataFrame) -> pd.DataFrame:
     """Add tallies row by row (same metric, group and kind)."""
-    frames = [t for t in tallies if t is not None and len(t)]
-    if not frames:
-        return empty()
-    both = pd.concat(frames, ignore_index=True)
-    out = both.groupby(["metric", "group", "kind"], sort=False, as_index=False)[["n", "sum", "sumsq"]].sum()
-    out["n"] = out["n"].astype("int64")
-    return out[TALLY_COLUMNS]
+    acc = Accumulator()
+    for t in tallies:
+        acc.add(t)
+    return acc.frame()
 
 
 def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -93,26 +122,31 @@ def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     from scipy import stats as sps
     from statsmodels.stats.proportion import proportion_confint
 
-    rows = []
-    for r in tally.itertuples(index=False):
-        n = int(r.n)
-        if n == 0:
-            rows.append((r.metric, r.group, r.kind, 0, np.nan, np.nan, np.nan))
-            continue
-        if r.kind == "rate":
-            est = r.sum / n
-            lo, hi = proportion_confint(int(round(r.sum)), n, alpha=1 - confidence, method="wilson")
-        else:
-            est = r.sum / n
-            if n > 1:
-                var = max((r.sumsq - n * est * est) / (n - 1), 0.0)
-                half = sps.t.ppf(0.5 + confidence / 2, n - 1) * np.sqrt(var / n)
-            else:
-                half = np.nan
-            lo, hi = est - half, est + half
-        # the interval always contains the estimate (guards against rounding at p = 0 or 1)
-        rows.append((r.metric, r.group, r.kind, n, float(est), float(min(lo, est)), float(max(hi, est))))
-    out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    if not len(tally):
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    n = tally["n"].to_numpy(dtype=np.int64)
+    total = tally["sum"].to_numpy(dtype=np.float64)
+    squares = tally["sumsq"].to_numpy(dtype=np.float64)
+    is_rate = (tally["kind"] == "rate").to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.where(n > 0, total / np.maximum(n, 1), np.nan)
+        lo = np.full(len(n), np.nan)
+        hi = np.full(len(n), np.nan)
+        rate_rows = is_rate & (n > 0)
+        if rate_rows.any():
+            lo[rate_rows], hi[rate_rows] = proportion_confint(np.rint(total[rate_rows]).astype(np.int64),
+                                                             n[rate_rows], alpha=1 - confidence, method="wilson")
+        mean_rows = ~is_rate & (n > 1)
+        if mean_rows.any():
+            m, k = est[mean_rows], n[mean_rows]
+            var = np.maximum((squares[mean_rows] - k * m * m) / (k - 1), 0.0)
+            half = sps.t.ppf(0.5 + confidence / 2, k - 1) * np.sqrt(var / k)
+            lo[mean_rows], hi[mean_rows] = m - half, m + half
+    # the interval always contains the estimate (guards against rounding at p = 0 or 1)
+    lo = np.where(np.isnan(lo), lo, np.minimum(lo, est))
+    hi = np.where(np.isnan(hi), hi, np.maximum(hi, est))
+    out = pd.DataFrame({"metric": tally["metric"].to_numpy(), "group": tally["group"].astype(str).to_numpy(),
+                        "kind": tally["kind"].to_numpy(), "n": n, "estimate": est, "ci_low": lo, "ci_high": hi})
     return sort_naturally(out)
 
 

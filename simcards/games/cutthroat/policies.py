@@ -20,7 +20,7 @@ from numba import types
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of, uniform
-from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, card_beats
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat.layout import (
     B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_VOID, MAX_SEATS,
     NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_DEALER, V_LED_SUIT, V_MAX_BID,
@@ -47,43 +47,36 @@ _policy = nb.njit(SIG, cache=True, nogil=True)
 
 
 @_jit
-def strength(c):
-    """Order of cards for 'lowest/highest' choices: side cards by rank, then trumps."""
-    if c >= 52:
-        return 26 + (c - 52)
-    r = c % 13
-    return r + 13 if c >= 39 else r
-
-
-@_jit
 def weakest(cards):
-    """The card of lowest strength (side cards before trumps)."""
+    """The card of lowest strength: the lowest-ranked side card, else the lowest trump."""
     best = -1
-    best_s = 99
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - np.uint64(1)
-        s = strength(c)
-        if s < best_s:
-            best_s = s
-            best = c
+    best_rank = 99
+    for su in range(3):
+        m = cards & SUITS[su]
+        if m:
+            c = lowest_card(m)
+            if c - 13 * su < best_rank:
+                best_rank = c - 13 * su
+                best = c
+    if best < 0:
+        best = lowest_card(cards & TRUMPS)
     return best
 
 
 @_jit
 def strongest(cards):
-    """The card of highest strength."""
+    """The card of highest strength: the highest trump, else the highest-ranked side card."""
+    if cards & TRUMPS:
+        return highest_card(cards & TRUMPS)
     best = -1
-    best_s = -1
-    m = cards
-    while m:
-        c = lowest_card(m)
-        m &= m - np.uint64(1)
-        s = strength(c)
-        if s > best_s:
-            best_s = s
-            best = c
+    best_rank = -1
+    for su in range(3):
+        m = cards & SUITS[su]
+        if m:
+            c = highest_card(m)
+            if c - 13 * su > best_rank:
+                best_rank = c - 13 * su
+                best = c
     return best
 
 
@@ -93,14 +86,10 @@ def winners(legal, view):
     best = view[V_WIN_CARD]
     if best < 0:
         return legal
-    out = np.uint64(0)
-    m = legal
-    while m:
-        c = lowest_card(m)
-        m &= m - np.uint64(1)
-        if card_beats(c, best, 3, SUITS):
-            out |= bit(c)
-    return out
+    above = ~((bit(best) << np.uint64(1)) - np.uint64(1))
+    if bit(best) & TRUMPS:
+        return legal & TRUMPS & above
+    return (legal & SUITS[view[V_LED_SUIT]] & above) | (legal & TRUMPS)
 
 
 @_jit

@@ -17,7 +17,7 @@ import numpy as np
 
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
 from simcards.core.rng import below, shuffle, stream_start
-from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, card_beats, spades_legal
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
 from simcards.games.cutthroat.layout import (
     B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_1F, K_2F, K_B6, K_BN, K_NIL, K_ORDINARY, K_SM,
@@ -304,12 +304,14 @@ def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
     if known_seat >= 0:
         hands[known_seat] = known
     k = 0
-    seat = (dealer + 1) % n
+    seat = dealer + 1
     while k < m:
+        if seat == n:  # clockwise without a division in the hot loop
+            seat = 0
         if seat != known_seat:
             hands[seat] |= bit(cards[k])
             k += 1
-        seat = (seat + 1) % n
+        seat += 1
 
 
 @nb.njit(cache=True)
@@ -337,6 +339,8 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     deck = np.uint64(form[2])
     sitout = dealer if form[3] else -1
     deal_rng = rngs[MAX_SEATS]
+    # a policy call gets its seat's stream copied into rng1 (slicing rngs[seat] per call is slow)
+    rng1 = rngs[MAX_SEATS + 1]
     deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(8 * hand_no))
     for s in range(n):
         rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(8 * hand_no + 1 + s))
@@ -402,7 +406,9 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             view[V_PHASE] = PHASE_REDEAL
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = np.uint64(3)
-            answer = redeal_f[s](view, masks, rngs[s])
+            rng1[0] = rngs[s, 0]
+            answer = redeal_f[s](view, masks, rng1)
+            rngs[s, 0] = rng1[0]
             if answer != 0 and answer != 1:
                 raise IllegalPolicyAction("a redeal answer must be 0 (keep) or 1 (redeal)")
             if answer == 1:
@@ -426,7 +432,9 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             view[V_PHASE] = PHASE_BLIND
             masks[M_HAND] = np.uint64(0)
             masks[M_LEGAL] = blind
-            code = blind_f[s](view, masks, rngs[s])
+            rng1[0] = rngs[s, 0]
+            code = blind_f[s](view, masks, rng1)
+            rngs[s, 0] = rng1[0]
             if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
                 raise IllegalPolicyAction("a blind decision returned a bid that was not offered")
             if code == DECLINE and opened == 0:
@@ -435,7 +443,9 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             view[V_PHASE] = PHASE_BID
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = opened
-            code = bid_f[s](view, masks, rngs[s])
+            rng1[0] = rngs[s, 0]
+            code = bid_f[s](view, masks, rng1)
+            rngs[s, 0] = rng1[0]
             if code < 0 or code > 63 or not (opened & bit(code)):
                 raise IllegalPolicyAction("a bid decision returned an illegal bid")
             is_blind = 0
@@ -473,6 +483,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     played_all = np.uint64(0)
     prize = np.uint64(p.prize_jacks)
     view[V_PHASE] = PHASE_PLAY
+    tracing = trace.shape[0] > 0
     for trick in range(tricks_total):
         out_seat = sitout if trick == 0 else -1
         nplay = n - 1 if out_seat >= 0 else n
@@ -488,11 +499,14 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         trick_mask = np.uint64(0)
         seat = leader
         led = -1
+        best_suit = -1
         best = -1
         best_seat = -1
         for pos in range(nplay):
+            if seat == n:
+                seat = 0
             if seat == out_seat:
-                seat = (seat + 1) % n
+                seat = seat + 1 if seat + 1 < n else 0
             hand = hands[seat]
             legal = spades_legal(hand, led, SUITS, forced if trick == 0 else -1,
                                  p.spades_must_be_broken == 1 and not broken,
@@ -502,14 +516,17 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 view[V_NPLAYED] = pos
                 masks[M_HAND] = hand
                 masks[M_LEGAL] = legal
-                c = play_f[seat](view, masks, rngs[seat])
+                rng1[0] = rngs[seat, 0]
+                c = play_f[seat](view, masks, rng1)
+                rngs[seat, 0] = rng1[0]
                 if c < 0 or c > 54 or not (legal & bit(c)):
                     raise IllegalPolicyAction("a play decision returned an illegal card")
             else:
                 c = lowest_card(legal)
             b = bit(c)
             hands[seat] = hand & ~b
-            _emit(trace, tp, 5, seat, c, trick, pos, 0)
+            if tracing:
+                _emit(trace, tp, 5, seat, c, trick, pos, 0)
             if pos == 0:
                 led = 3 if (b & TRUMPS) else c // 13
                 view[V_LED_SUIT] = led
@@ -517,9 +534,11 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 masks[M_VOID + seat] |= SUITS[led]
             if b & TRUMPS:
                 broken = True
-            if best < 0 or card_beats(c, best, 3, SUITS):
+            # a higher card of the winning card's suit, or a first trump, takes the lead
+            if best < 0 or (c > best and (b & SUITS[best_suit])) or (best_suit != 3 and (b & TRUMPS)):
                 best = c
                 best_seat = seat
+                best_suit = 3 if (b & TRUMPS) else led
             trick_mask |= b
             played_all |= b
             view[V_TRICK_CARD + pos] = c
@@ -529,7 +548,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             view[V_BROKEN] = broken
             masks[M_PLAYED] = played_all
             masks[M_TRICK] = trick_mask
-            seat = (seat + 1) % n
+            seat += 1
         won[best_seat] += 1
         jacks[best_seat] |= np.int64(trick_mask & prize)
         view[V_TRICKS + best_seat] += 1
@@ -668,7 +687,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
     out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
     view = np.zeros(VIEW_SIZE, np.int64)
     masks = np.zeros(MASKS_SIZE, np.uint64)
-    rngs = np.zeros((MAX_SEATS + 1, 1), np.uint64)
+    rngs = np.zeros((MAX_SEATS + 2, 1), np.uint64)
     cards = np.zeros(64, np.int64)
     state = np.zeros((3, MAX_SEATS), np.int64)
     tokens = np.zeros(MAX_SEATS, np.int64)

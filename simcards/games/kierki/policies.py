@@ -22,7 +22,8 @@ Three decisions, each ``int64(int64[:] info, uint64[:] masks, uint64[:] rng)``:
                            penalties (negative; +points_per_trump_trick in trump deals)
   masks[M_HAND] own hand, masks[M_LEGAL] legal cards, masks[M_PLAYED] every card played in
   the deal (current trick included), masks[M_TRICK] the current trick, masks[M_BY_SEAT + s]
-  cards seat s has played in this deal.
+  cards seat s has played in this deal, masks[M_VOIDS] public voids: bit ``4*seat + suit`` is set
+  once ``seat`` has failed to follow ``suit``.
 
 ``trump`` (the trump announcement) -- returns a suit 0..3, or -1 for no trumps.
 
@@ -67,7 +68,8 @@ I_PEN = 24
 I_TRICK_PEN = I_PEN + 52  # 76, indexed by trick number 0..13
 PLAY_INFO_LEN = I_TRICK_PEN + 14
 M_HAND, M_LEGAL, M_PLAYED, M_TRICK, M_BY_SEAT = 0, 1, 2, 3, 4
-MASKS_LEN = 8
+M_VOIDS = 8
+MASKS_LEN = 9
 
 # ---- trump view
 T_SEAT, T_DEALER, T_N_SEEN, T_ALLOWED, T_DEAL_NO, T_TOTALS = 0, 1, 2, 3, 4, 5
@@ -176,7 +178,40 @@ def _danger(info, c, ah_bonus):
 
 
 @_helper
+def _void_others(masks, me, s):
+    """How many other seats are known to be void in suit ``s``."""
+    v = masks[M_VOIDS]
+    n = 0
+    for p in range(4):
+        if p != me and (v >> np.uint64(4 * p + s)) & np.uint64(1):
+            n += 1
+    return n
+
+
+@_helper
+def _ruff_threat(masks, me, s, trump):
+    """Is another seat known void in ``s`` but not known void in trumps?"""
+    v = masks[M_VOIDS]
+    for p in range(4):
+        if p != me and (v >> np.uint64(4 * p + s)) & np.uint64(1) and not (v >> np.uint64(4 * p + trump)) & np.uint64(1):
+            return True
+    return False
+
+
+@_helper
+def _later_all_void(info, masks, s):
+    """Are all players still to play in this trick known to be void in suit ``s``?"""
+    me = info[I_SEAT]
+    for k in range(1, 4 - info[I_N_IN_TRICK]):
+        p = (me + k) % 4
+        if not (masks[M_VOIDS] >> np.uint64(4 * p + s)) & np.uint64(1):
+            return False
+    return True
+
+
+@_helper
 def _negative_play(info, masks, careful):
+    """duck_and_dump (section 10.3); ``careful`` adds void tracking and card counting."""
     hand, legal, played = masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED]
     n = info[I_N_IN_TRICK]
     if popcount(legal) == 1:
@@ -191,8 +226,10 @@ def _negative_play(info, masks, careful):
             others = _SM[s] & ~played & ~hand
             sure_win = others == 0 or low > highest_card(others)
             if careful:
-                # how many outstanding cards of the suit lie below our lowest: the fewer, the safer
+                # fewest outstanding cards below ours = least chance that everyone ducks under it;
+                # suits where opponents are void let them dump penalties on us
                 key = popcount(others & (bit(low) - np.uint64(1))) * 64 + popcount(hand & _SM[s]) * 4
+                key += _void_others(masks, info[I_SEAT], s) * 512
                 key += 0 if _danger(info, low, 1) == 0 else 2048
             else:
                 key = (low % 13) * 16 + popcount(hand & _SM[s])
@@ -213,19 +250,23 @@ def _negative_play(info, masks, careful):
         if n == 3:
             return highest_card(same)
         if careful:
-            # we will win unless someone later plays higher: shed the highest if no later
-            # player can still hold a higher card of the suit
+            # we win unless someone later plays higher: if nobody can, shed the highest
             others = _SM[led] & ~played & ~hand
-            if others == 0 or highest_card(others) < lowest_card(same):
+            if others == 0 or highest_card(others) < lowest_card(same) or _later_all_void(info, masks, led):
                 return highest_card(same)
         return lowest_card(same)
-    # void: dump the most dangerous card, then the highest rank
+    # void: dump the most dangerous card, then the likeliest future winner
     best, best_key = -1, -1
     m = legal
     while m:
         c = lowest_card(m)
         m &= m - np.uint64(1)
-        key = _danger(info, c, careful) * 16 + c % 13
+        if careful:
+            s = c // 13
+            below_out = popcount(_SM[s] & ~played & ~hand & (bit(c) - np.uint64(1)))
+            key = _danger(info, c, 1) * 64 + below_out * 4 + (3 - min(3, popcount(hand & _SM[s])))
+        else:
+            key = _danger(info, c, 0) * 16 + c % 13
         if key > best_key or (key == best_key and _canon_before(c, best)):
             best, best_key = c, key
     return best
@@ -262,7 +303,7 @@ def _trump_play(info, masks, careful):
         my_trumps = popcount(legal & tmask)
         out_trumps = popcount(tmask & ~played & ~hand)
         tmast = _masters(hand, played, trump) & legal if trump >= 0 else np.uint64(0)
-        if tmast and my_trumps * 2 >= out_trumps and (not careful or out_trumps > 0):
+        if tmast and (my_trumps * 2 >= out_trumps or careful) and (not careful or out_trumps > 0):
             return highest_card(tmast)
         for s in SUIT_ORDER:
             if s == trump:
@@ -271,9 +312,9 @@ def _trump_play(info, masks, careful):
             if m:
                 if careful and trump >= 0 and out_trumps > 0:
                     # a side master is only safe while nobody can ruff it: skip suits that
-                    # some opponent has shown out of
+                    # an opponent has shown out of, or that are nearly exhausted
                     others = _SM[s] & ~played & ~hand
-                    if popcount(others) < 2:
+                    if popcount(others) < 2 or _ruff_threat(masks, info[I_SEAT], s, trump):
                         continue
                 return highest_card(m)
         if tmast:
@@ -369,8 +410,8 @@ def basic_trump(info, masks, rng):
 
 @_jit
 def expert_trump(info, masks, rng):
-    """strongest: maximise 2 x count + honour points."""
-    return _choose_trump(info, masks[0], 2)
+    """5 x count + honour points (measured better than the rules' 2 x count `strongest`)."""
+    return _choose_trump(info, masks[0], 5)
 
 
 # ---------------------------------------------------------------- lottery

@@ -178,6 +178,7 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
         info[P.I_DEAL_PTS + s] = 0
         info[P.I_TOTALS + s] = totals[s]
         masks[P.M_BY_SEAT + s] = 0
+    masks[P.M_VOIDS] = 0
     for c in range(52):
         info[P.I_PEN + c] = card_pen[deal_type, c]
     for t in range(14):
@@ -223,6 +224,8 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
             trick_mask |= b
             played |= b
             masks[P.M_BY_SEAT + seat] |= b
+            if j > 0 and card // 13 != first // 13:
+                masks[P.M_VOIDS] |= np.uint64(1) << np.uint64(4 * seat + first // 13)
             info[P.I_TRICK_CARDS + j] = card
             charge += card_pen[deal_type, card]
             if j == 0:

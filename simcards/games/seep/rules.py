@@ -283,10 +283,13 @@ def legal_moves(st, p, cfg, W, moves):
                             n = emit(moves, n, CAPTURE, low_card(cm), v, x, take)
                             cm &= cm - 1
         # 2. BUILD / ADD
-        for V in range(max(minh, v), 14):
-            if opening and V != bid:
-                continue
-            Vbit = np.int64(1) << V
+        cand = (hv_after | present) & ~((np.int64(1) << max(minh, v)) - 1)
+        if opening:
+            cand &= np.int64(1) << bid
+        while cand:
+            Vbit = cand & -cand
+            cand &= cand - 1
+            V = low_card(Vbit)
             exists = (present & Vbit) != 0
             if exists:
                 new_owners = add_owner(st[S_OWNERS + V], p)
@@ -315,7 +318,7 @@ def legal_moves(st, p, cfg, W, moves):
                     n = emit(moves, n, ADD if exists else BUILD, low_card(cm), V, x, 0)
                     cm &= cm - 1
         # 3. BREAK
-        if not opening:
+        if not opening and ordinary:
             for w in range(minh, 14):
                 wbit = np.int64(1) << w
                 if not (ordinary & wbit):
@@ -473,8 +476,6 @@ def deal_stock(st, deck):
 def make_view(st, p, view):
     for i in range(S_PRIVATE):
         view[i] = st[i]
-    for i in range(S_PRIVATE, view.shape[0]):
-        view[i] = 0
     view[S_SEAT] = p
     view[S_HAND] = st[S_HANDS + p]
 

@@ -1,0 +1,849 @@
+"""Compiled meld logic shared by the rules kernel and the policies (section 9.3).
+
+Card *types*: 0..51 are core card numbers (``suit*13 + rank``, clubs=0 .. spades=3,
+rank 0 = deuce .. 12 = ace); 52 is the joker. Copies from several decks share a
+type, so a hand is ``cnt[53]`` (count per type).
+
+Run positions: with ``ace_mode`` low/high/both a run covers positions 1..14 where
+1 is the low ace, 2..13 are the deuce..king and 14 the high ace. With ``wrap``
+positions are 0..25 and position p holds rank ``p % 13`` (a run is at most 13
+long and its ``lo`` is kept in 0..12).
+
+A meld (on the table or in a solution) is ``MF`` integers: kind (0 set, 1 run),
+owner, key (rank of a set, suit of a run), lo, hi (runs), nat, jok, contract
+flag. For runs ``nat``/``jok`` are position bitmasks of naturals / jokers; for
+sets they hold 4-bit counts per suit (suit s in bits 4s..4s+3) of naturals and of
+jokers declared as that suit.
+
+``cfg`` is the int64 rule array built by ``variant_config`` (indices ``C_*``).
+"""
+import numba as nb
+import numpy as np
+
+JOKER = 52
+NT = 53
+INF = 1 << 30
+
+# ---- cfg layout (see rules.variant_config)
+C_NPL, C_DECKS, C_JOKERS, C_MIN_SET, C_MAX_SET, C_SET_DUP, C_MIN_RUN, C_ACE = 0, 1, 2, 3, 4, 5, 6, 7
+C_MIN_NAT, C_MAX_JOK, C_RUN_SUITS, C_SETS_DISTINCT, C_EXTRA_CARDS, C_EXTRA_MELDS = 8, 9, 10, 11, 12, 13
+C_LAYOFF_SAME, C_FINAL_ALL, C_FINAL_DISC, C_GO_OUT_DISC, C_NO_RETURN, C_TAKE_AFTER = 14, 15, 16, 17, 18, 19
+C_DEEP, C_DEEP_BEFORE, C_DEEP_USE, C_MAX_DEPTH, C_BUY, C_BUY_PEN, C_MAX_BUYS, C_BUY_AFTER = 20, 21, 22, 23, 24, 25, 26, 27
+C_SWAP, C_SWAP_PRIOR, C_SWAP_SETS, C_SWAP_SCOPE, C_SWAP_PLACE = 28, 29, 30, 31, 32
+C_EXHAUST, C_MAX_TURNS, C_TIE, C_NDEALS, C_FIRST_DEALER, C_UNIT_DEAL = 33, 34, 35, 36, 37, 38
+C_PEN = 40        # 14 values: core rank 0..12 (2..A) then the joker
+C_CONTRACTS = 54  # 16 x (sets, runs)
+C_HANDS = 86      # 16 hand sizes
+NCFG = 102
+
+ACE_LOW, ACE_HIGH, ACE_BOTH, ACE_WRAP = 0, 1, 2, 3
+SUITS_DISTINCT, SUITS_NOT_ALL_SAME, SUITS_NON_CONTIGUOUS, SUITS_ANY = 0, 1, 2, 3
+DISC_OPTIONAL, DISC_REQUIRED, DISC_FORBIDDEN = 0, 1, 2
+
+# ---- meld fields
+MF = 8
+M_KIND, M_OWNER, M_KEY, M_LO, M_HI, M_NAT, M_JOK, M_CONTRACT = 0, 1, 2, 3, 4, 5, 6, 7
+SET, RUN = 0, 1
+
+_NB = nb.njit(cache=True, nogil=True)
+_NBI = nb.njit(cache=True, nogil=True, inline="always")
+
+
+@_NBI
+def penalty(cfg, t):
+    """Penalty of one card of type ``t``."""
+    if t == JOKER:
+        return cfg[C_PEN + 13]
+    return cfg[C_PEN + t % 13]
+
+
+@_NB
+def hand_penalty(cnt, cfg):
+    s = 0
+    for t in range(NT):
+        if cnt[t]:
+            s += cnt[t] * penalty(cfg, t)
+    return s
+
+
+@_NBI
+def pos_rank(cfg, p):
+    """Rank (0 = deuce .. 12 = ace) at run position ``p``."""
+    if cfg[C_ACE] == ACE_WRAP:
+        return p % 13
+    if p == 1 or p == 14:
+        return 12
+    return p - 2
+
+
+@_NBI
+def pos_type(cfg, s, p):
+    return s * 13 + pos_rank(cfg, p)
+
+
+@_NBI
+def pos_bounds(cfg):
+    """(lowest position, highest position, longest run) for the ace mode."""
+    a = cfg[C_ACE]
+    if a == ACE_LOW:
+        return 1, 13, 13
+    if a == ACE_HIGH:
+        return 2, 14, 13
+    if a == ACE_BOTH:
+        return 1, 14, 14
+    return 13, 50, 13  # wrap: runs are stored with 13 <= lo <= 25
+
+
+@_NBI
+def nib(x, s):
+    return (x >> (4 * s)) & 15
+
+
+@_NB
+def nib_sum(x):
+    return nib(x, 0) + nib(x, 1) + nib(x, 2) + nib(x, 3)
+
+
+@_NB
+def popcount64(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@_NB
+def max_jokers(cfg):
+    return cfg[C_MAX_JOK]
+
+
+# ------------------------------------------------------------------ sets
+
+
+@_NBI
+def set_nat_count(cnt, cfg, r, k):
+    """N_r(k): naturals of rank r usable by k minimum-size sets (9.3)."""
+    L = cfg[C_MIN_SET]
+    n = 0
+    for s in range(4):
+        c = cnt[s * 13 + r]
+        if cfg[C_SET_DUP] == 0 and c > k:
+            c = k
+        n += c
+    if n > L * k:
+        n = L * k
+    return n
+
+
+@_NB
+def sets_deficiency(cnt, S, cfg, force_rank, kr):
+    """Missing cards for S minimum sets from ``cnt`` (naturals only); fills ``kr[r]`` = sets of rank r.
+
+    With ``force_rank`` >= 0 one set must be of that rank. Returns INF if impossible.
+    """
+    for r in range(13):
+        kr[r] = 0
+    if S == 0:
+        return 0 if force_rank < 0 else INF
+    L = cfg[C_MIN_SET]
+    need = cfg[C_MIN_NAT]
+    if L - cfg[C_MAX_JOK] > need:
+        need = L - cfg[C_MAX_JOK]
+    kmax = 1 if cfg[C_SETS_DISTINCT] else S
+    total = 0
+    picked = 0
+    if force_rank >= 0:
+        n1 = set_nat_count(cnt, cfg, force_rank, 1)
+        if n1 < need:
+            return INF
+        kr[force_rank] = 1
+        total = n1
+        picked = 1
+    while picked < S:
+        best_r = -1
+        best_m = -1
+        best_pen = -1
+        for r in range(13):
+            k = kr[r] + 1
+            if k > kmax:
+                continue
+            nk = set_nat_count(cnt, cfg, r, k)
+            if nk < k * need:
+                continue
+            m = nk - set_nat_count(cnt, cfg, r, k - 1)
+            pen = cfg[C_PEN + r]
+            if m > best_m or (m == best_m and pen > best_pen):
+                best_m = m
+                best_r = r
+                best_pen = pen
+        if best_r < 0:
+            return INF
+        kr[best_r] += 1
+        total += best_m
+        picked += 1
+    return L * S - total
+
+
+@_NB
+def build_sets(cnt, cfg, kr, force_type, sol, nsol):
+    """Append the sets chosen in ``kr`` to ``sol`` (jokers fill), removing naturals from ``cnt``."""
+    L = cfg[C_MIN_SET]
+    dup = cfg[C_SET_DUP]
+    for r in range(13):
+        k = kr[r]
+        if k == 0:
+            continue
+        base = nsol
+        for i in range(k):
+            m = sol[nsol]
+            m[:] = 0
+            m[M_KIND] = SET
+            m[M_KEY] = r
+            nsol += 1
+        tok = 0
+        first = -1
+        if force_type >= 0 and force_type < 52 and force_type % 13 == r:
+            first = force_type // 13
+        for si in range(5):
+            if si == 0:
+                s = first
+                if s < 0:
+                    continue
+            else:
+                s = si - 1
+                if s == first:
+                    continue
+            c = cnt[s * 13 + r]
+            if dup == 0 and c > k:
+                c = k
+            for _ in range(c):
+                if tok >= L * k:
+                    break
+                m = sol[base + tok % k]
+                m[M_NAT] += 1 << (4 * s)
+                cnt[s * 13 + r] -= 1
+                tok += 1
+        for i in range(k):
+            m = sol[base + i]
+            size = nib_sum(m[M_NAT])
+            while size < L:
+                js = 0
+                if dup == 0:
+                    for s2 in range(4):
+                        if nib(m[M_NAT], s2) == 0 and nib(m[M_JOK], s2) == 0:
+                            js = s2
+                            break
+                m[M_JOK] += 1 << (4 * js)
+                cnt[JOKER] -= 1
+                size += 1
+    return nsol
+
+
+# ------------------------------------------------------------------ runs
+
+
+@_NB
+def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
+    """Minimum-length run windows with at most ``budget`` missing cards; returns how many.
+
+    ``cforce[i]`` is 1 when window i covers ``force_type``. Windows longer than
+    min_run_length are listed only when min_naturals_per_meld needs them.
+    """
+    L = cfg[C_MIN_RUN]
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    need = cfg[C_MIN_NAT]
+    maxj = cfg[C_MAX_JOK]
+    longest = L
+    if need + budget > longest:
+        longest = need + budget
+    if longest > maxlen:
+        longest = maxlen
+    wrap = cfg[C_ACE] == ACE_WRAP
+    n = 0
+    for s in range(4):
+        lo_hi = pmax if not wrap else 25
+        for lo in range(pmin, lo_hi + 1):
+            for ln in range(L, longest + 1):
+                hi = lo + ln - 1
+                if not wrap and hi > pmax:
+                    break
+                nat = 0
+                hit = 0
+                for p in range(lo, hi + 1):
+                    t = pos_type(cfg, s, p)
+                    if cnt[t] > 0:
+                        nat += 1
+                        if t == force_type:
+                            hit = 1
+                cost = ln - nat
+                if cost > budget or nat < need or cost > maxj:
+                    continue
+                cs[n] = s
+                clo[n] = lo
+                clen[n] = ln
+                ccost[n] = cost
+                cforce[n] = hit
+                n += 1
+    return n
+
+
+@_NB
+def runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
+    """Whether the run chosen at ``level`` respects contract_runs_suits with earlier levels."""
+    rule = cfg[C_RUN_SUITS]
+    c = idx[level]
+    if rule == SUITS_ANY:
+        return True
+    if rule == SUITS_NOT_ALL_SAME:
+        if level == R - 1 and R >= 2:
+            for j in range(level):
+                if cs[idx[j]] != cs[c]:
+                    return True
+            return False
+        return True
+    for j in range(level):
+        d = idx[j]
+        if cs[d] != cs[c]:
+            continue
+        if rule == SUITS_DISTINCT:
+            return False
+        # non_contiguous: a free position between the two windows
+        a_lo, a_hi = clo[d], clo[d] + clen[d] - 1
+        b_lo, b_hi = clo[c], clo[c] + clen[c] - 1
+        if cfg[C_ACE] == ACE_WRAP:
+            # cyclic distance: both gaps between the arcs must be >= 1 position
+            used = 0
+            for p in range(a_lo, a_hi + 1):
+                used |= 1 << (p % 13)
+            for p in range(b_lo, b_hi + 1):
+                bitp = 1 << (p % 13)
+                if used & bitp:
+                    return False
+            # adjacency test: some position next to a's ends in b
+            if ((used >> 0) & (1 << ((b_lo + 12) % 13))) or (used & (1 << ((b_hi + 1) % 13))):
+                return False
+            continue
+        if not (a_hi + 1 < b_lo or b_hi + 1 < a_lo):
+            return False
+    return True
+
+
+@_NB
+def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
+    """Search for S sets and R runs (minimum sizes) with at most ``budget`` missing cards.
+
+    ``force_type`` >= 0: that natural type must be used (deep-take target).
+    ``limit_jokers``: apply max_jokers_per_meld (legality); otherwise it is a
+    pure deficiency test. Returns the number of melds written to ``sol`` (S+R)
+    or -1. ``cnt`` is restored before returning; the solution's naturals are
+    the ones its masks name.
+    """
+    cs = np.empty(240, np.int64)
+    clo = np.empty(240, np.int64)
+    clen = np.empty(240, np.int64)
+    ccost = np.empty(240, np.int64)
+    cforce = np.empty(240, np.int64)
+    kr = np.empty(13, np.int64)
+    idx = np.empty(8, np.int64)
+    work = cnt.copy()
+    save_maxj = cfg[C_MAX_JOK]
+    if not limit_jokers:
+        cfg[C_MAX_JOK] = INF
+    force_rank = -1
+    if force_type >= 0 and force_type < 52:
+        force_rank = force_type % 13
+    found = -1
+    if R == 0:
+        d = sets_deficiency(work, S, cfg, force_rank, kr)
+        if d <= budget:
+            found = build_sets(work, cfg, kr, force_type, sol, 0)
+        cfg[C_MAX_JOK] = save_maxj
+        return found
+    nc = run_candidates(work, cfg, budget, force_type, cs, clo, clen, ccost, cforce)
+    level = 0
+    idx[0] = -1
+    taken = np.zeros(8, np.int64)
+    cost_sum = 0
+    while level >= 0:
+        if taken[level]:
+            c = idx[level]
+            _restore_window(work, cfg, cs[c], clo[c], clen[c], taken[level])
+            taken[level] = 0
+            cost_sum -= ccost[c]
+        idx[level] += 1
+        if idx[level] >= nc:
+            level -= 1
+            continue
+        c = idx[level]
+        if cost_sum + ccost[c] > budget:
+            continue
+        if not runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
+            continue
+        got = _take_window(work, cfg, cs[c], clo[c], clen[c])
+        # re-check the cost with the cards left (a duplicate window may lose naturals)
+        nat = popcount64(got)
+        if nat < cfg[C_MIN_NAT] or clen[c] - nat != ccost[c]:
+            _restore_window(work, cfg, cs[c], clo[c], clen[c], got)
+            continue
+        taken[level] = got | (1 << 40)  # marker bit so an all-joker mask still counts as taken
+        cost_sum += ccost[c]
+        if level < R - 1:
+            level += 1
+            idx[level] = idx[level - 1] - 1
+            continue
+        # leaf: runs chosen; sets on the rest
+        forced_in_run = False
+        if force_type >= 0:
+            for j in range(R):
+                if cforce[idx[j]]:
+                    forced_in_run = True
+        fr = -1 if (forced_in_run or force_rank < 0) else force_rank
+        if force_type == JOKER:
+            fr = -1
+        d = sets_deficiency(work, S, cfg, fr, kr)
+        if cost_sum + d <= budget and (force_type < 0 or force_type == JOKER or forced_in_run or fr >= 0):
+            # build the solution
+            nsol = 0
+            for j in range(R):
+                c2 = idx[j]
+                m = sol[nsol]
+                m[:] = 0
+                m[M_KIND] = RUN
+                m[M_KEY] = cs[c2]
+                m[M_LO] = clo[c2]
+                m[M_HI] = clo[c2] + clen[c2] - 1
+                natm = 0
+                for p in range(clo[c2], clo[c2] + clen[c2]):
+                    if (taken[j] >> (p - clo[c2])) & 1:
+                        natm |= 1 << p
+                m[M_NAT] = natm
+                m[M_JOK] = 0
+                for p in range(clo[c2], clo[c2] + clen[c2]):
+                    if not (natm >> p) & 1:
+                        m[M_JOK] |= 1 << p
+                nsol += 1
+            tmp = work.copy()
+            nsol = build_sets(tmp, cfg, kr, force_type if fr >= 0 else -1, sol, nsol)
+            found = nsol
+            break
+    cfg[C_MAX_JOK] = save_maxj
+    return found
+
+
+@_NB
+def _take_window(work, cfg, s, lo, ln):
+    """Remove one natural per covered position that has one; bit i set = position lo+i taken."""
+    got = 0
+    for i in range(ln):
+        t = pos_type(cfg, s, lo + i)
+        if work[t] > 0:
+            work[t] -= 1
+            got |= 1 << i
+    return got
+
+
+@_NB
+def _restore_window(work, cfg, s, lo, ln, got):
+    for i in range(ln):
+        if (got >> i) & 1:
+            work[pos_type(cfg, s, lo + i)] += 1
+
+
+@_NB
+def deficiency(cnt, S, R, cfg, cap):
+    """Contract deficiency D(H) (9.3, jokers not counted), at most ``cap + 1``."""
+    sol = np.empty((8, MF), np.int64)
+    for b in range(cap + 1):
+        if find_contract(cnt, S, R, cfg, b, -1, False, sol) >= 0:
+            return b
+    return cap + 1
+
+
+@_NB
+def contract_missing(cnt, S, R, cfg, cap):
+    """Cards still missing after the jokers held: max(0, D - J), at most cap + 1."""
+    d = deficiency(cnt, S, R, cfg, cap + cnt[JOKER])
+    d -= cnt[JOKER]
+    return d if d > 0 else 0
+
+
+# ------------------------------------------------------------------ final deal (3.6)
+
+
+@_NB
+def _suit_run_need(cfg, s, cnt, lo_out):
+    """Jokers a single run holding every natural of suit ``s`` needs; -1 if impossible.
+
+    Writes the run's lo/hi (without extra jokers) to ``lo_out[0:2]``. Tries the ace low
+    and high (both when two aces are held).
+    """
+    L = cfg[C_MIN_RUN]
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    wrap = cfg[C_ACE] == ACE_WRAP
+    nat = 0
+    for r in range(13):
+        nat += cnt[s * 13 + r]
+    best = -1
+    if wrap:
+        ranks = 0
+        for r in range(13):
+            c = cnt[s * 13 + r]
+            if c > 1:
+                return -1
+            if c == 1:
+                ranks |= 1 << r
+        for start in range(13):
+            if not (ranks >> start) & 1:
+                continue
+            span = 0
+            for d in range(13):
+                if (ranks >> ((start + d) % 13)) & 1:
+                    span = d + 1
+            need = span - nat
+            if span < L:
+                need += L - span
+            if best < 0 or need < best:
+                best = need
+                lo_out[0] = start + 13
+                lo_out[1] = start + 13 + span - 1
+        return best
+    for r in range(12):
+        if cnt[s * 13 + r] > 1:
+            return -1
+    aces = cnt[s * 13 + 12]
+    if aces > 2:
+        return -1
+    for opt in range(3):  # 0: ace low, 1: ace high, 2: both
+        posmask = 0
+        for r in range(12):
+            if cnt[s * 13 + r]:
+                posmask |= 1 << (r + 2)
+        if aces == 1:
+            if opt == 2:
+                continue
+            posmask |= 1 << (1 if opt == 0 else 14)
+        elif aces == 2:
+            if opt != 2:
+                continue
+            posmask |= (1 << 1) | (1 << 14)
+        elif opt > 0:
+            continue
+        lo = -1
+        hi = -1
+        for p in range(1, 15):
+            if (posmask >> p) & 1:
+                if lo < 0:
+                    lo = p
+                hi = p
+        if lo < pmin or hi > pmax:
+            continue
+        span = hi - lo + 1
+        need = span - nat
+        if span < L:
+            need += L - span
+            # extension must stay inside bounds
+            if maxlen < L:
+                continue
+        if best < 0 or need < best:
+            best = need
+            lo_out[0] = lo
+            lo_out[1] = hi
+    return best
+
+
+@_NB
+def final_go_out(cnt, R, cfg, discard_type, sol):
+    """All-at-once final deal (3.6), S = 0: can the hand minus ``discard_type`` (-1 none)
+    form exactly R runs, one per suit holding naturals? Writes the runs to ``sol``.
+
+    Returns the number of runs, or -1.
+    """
+    work = cnt.copy()
+    if discard_type >= 0:
+        if work[discard_type] == 0:
+            return -1
+        work[discard_type] -= 1
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    wrap = cfg[C_ACE] == ACE_WRAP
+    L = cfg[C_MIN_RUN]
+    suits = 0
+    for s in range(4):
+        for r in range(13):
+            if work[s * 13 + r]:
+                suits |= 1 << s
+                break
+    if popcount64(suits) != R:
+        return -1
+    J = work[JOKER]
+    need_tot = 0
+    room_tot = 0
+    lohi = np.empty(2, np.int64)
+    los = np.zeros(4, np.int64)
+    his = np.zeros(4, np.int64)
+    needs = np.zeros(4, np.int64)
+    maxj = cfg[C_MAX_JOK]
+    for s in range(4):
+        if not (suits >> s) & 1:
+            continue
+        nat = 0
+        for r in range(13):
+            nat += work[s * 13 + r]
+        if nat < cfg[C_MIN_NAT]:
+            return -1
+        need = _suit_run_need(cfg, s, work, lohi)
+        if need < 0 or need > maxj:
+            return -1
+        needs[s] = need
+        los[s] = lohi[0]
+        his[s] = lohi[1]
+        need_tot += need
+        ln = his[s] - los[s] + 1
+        if ln < L:
+            ln = L
+        room = maxlen - ln
+        if maxj - need < room:
+            room = maxj - need
+        room_tot += room
+    if need_tot > J or J - need_tot > room_tot:
+        return -1
+    # build: gaps, then extend to L, then spare jokers
+    spare = J - need_tot
+    n = 0
+    for s in range(4):
+        if not (suits >> s) & 1:
+            continue
+        m = sol[n]
+        m[:] = 0
+        m[M_KIND] = RUN
+        m[M_KEY] = s
+        lo = los[s]
+        hi = his[s]
+        natm = 0
+        for p in range(lo, hi + 1):
+            t = pos_type(cfg, s, p)
+            if work[t] > 0:
+                natm |= 1 << p
+                work[t] -= 1
+        jok = 0
+        for p in range(lo, hi + 1):
+            if not (natm >> p) & 1:
+                jok |= 1 << p
+        used = popcount64(jok)
+        while hi - lo + 1 < L or (spare > 0 and used < maxj and hi - lo + 1 < maxlen):
+            if hi - lo + 1 >= L:
+                spare -= 1
+            if (not wrap and hi < pmax) or (wrap and hi - lo + 1 < 13):
+                hi += 1
+                jok |= 1 << hi
+            else:
+                lo -= 1
+                jok |= 1 << lo
+            used += 1
+        m[M_LO] = lo
+        m[M_HI] = hi
+        m[M_NAT] = natm
+        m[M_JOK] = jok
+        n += 1
+    return n
+
+
+@_NB
+def final_missing(cnt, R, cfg):
+    """Policy metric for the all-at-once final deal: jokers/cards still needed to go out.
+
+    Picks the best run window per suit (missing positions + the suit's naturals left
+    outside it), keeps the R best suits, counts every natural of other suits as a
+    stray, then credits the jokers held and the one final discard.
+    """
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    wrap = cfg[C_ACE] == ACE_WRAP
+    L = cfg[C_MIN_RUN]
+    best = np.empty(4, np.int64)
+    natc = np.empty(4, np.int64)
+    for s in range(4):
+        posm = 0
+        nat = 0
+        for r in range(13):
+            c = cnt[s * 13 + r]
+            nat += c
+            if c:
+                if wrap:
+                    posm |= (1 << r) | (1 << (r + 13))
+                else:
+                    posm |= 1 << (r + 2)
+                    if r == 12:
+                        posm |= 2
+        natc[s] = nat
+        b = nat + L  # empty window
+        hiend = pmax if not wrap else 12 + 12
+        lomax = pmax if not wrap else 12
+        for lo in range(pmin, lomax + 1):
+            for hi in range(lo + L - 1, min(hiend, lo + maxlen - 1) + 1):
+                w = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+                inside = popcount64(posm & w)
+                if inside > nat:
+                    inside = nat
+                cost = (hi - lo + 1 - inside) + (nat - inside)
+                if cost < b:
+                    b = cost
+        best[s] = b
+    # choose R suits minimizing best[s] + naturals of the other suits
+    tot_nat = natc[0] + natc[1] + natc[2] + natc[3]
+    res = INF
+    for mask in range(16):
+        if popcount64(mask) != R:
+            continue
+        v = tot_nat
+        for s in range(4):
+            if (mask >> s) & 1:
+                v += best[s] - natc[s]
+        if v < res:
+            res = v
+    res -= cnt[JOKER] + 1
+    return res if res > 0 else 0
+
+
+# ------------------------------------------------------------------ lay-offs
+
+
+@_NB
+def run_len(m):
+    return m[M_HI] - m[M_LO] + 1
+
+
+@_NB
+def meld_jokers(m):
+    if m[M_KIND] == RUN:
+        return popcount64(m[M_JOK])
+    return nib_sum(m[M_JOK])
+
+
+@_NB
+def meld_size(m):
+    if m[M_KIND] == RUN:
+        return m[M_HI] - m[M_LO] + 1
+    return nib_sum(m[M_NAT]) + nib_sum(m[M_JOK])
+
+
+@_NB
+def natural_slot(cfg, m, t):
+    """Where natural type t can be laid off on meld m: run position, set suit, or -1."""
+    if t >= 52:
+        return -1
+    s = t // 13
+    r = t % 13
+    if m[M_KIND] == SET:
+        if r != m[M_KEY] or meld_size(m) >= cfg[C_MAX_SET]:
+            return -1
+        if cfg[C_SET_DUP] == 0 and (nib(m[M_NAT], s) or nib(m[M_JOK], s)):
+            return -1
+        return s
+    if s != m[M_KEY]:
+        return -1
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    lo = m[M_LO]
+    hi = m[M_HI]
+    if hi - lo + 1 >= maxlen:
+        return -1
+    if cfg[C_ACE] == ACE_WRAP:
+        if (hi + 1) % 13 == r:
+            return hi + 1
+        if (lo + 12) % 13 == r:
+            return lo - 1
+        return -1
+    if lo - 1 >= pmin and pos_rank(cfg, lo - 1) == r:
+        return lo - 1
+    if hi + 1 <= pmax and pos_rank(cfg, hi + 1) == r:
+        return hi + 1
+    return -1
+
+
+@_NB
+def joker_slot(cfg, m, prefer_high):
+    """A free joker slot on meld m (run position or set suit), or -1."""
+    if meld_jokers(m) >= cfg[C_MAX_JOK]:
+        return -1
+    if m[M_KIND] == SET:
+        if meld_size(m) >= cfg[C_MAX_SET]:
+            return -1
+        for s in range(4):
+            if cfg[C_SET_DUP] or (nib(m[M_NAT], s) == 0 and nib(m[M_JOK], s) == 0):
+                return s
+        return -1
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    lo = m[M_LO]
+    hi = m[M_HI]
+    if hi - lo + 1 >= maxlen:
+        return -1
+    if cfg[C_ACE] == ACE_WRAP:
+        return hi + 1 if prefer_high else lo - 1
+    if prefer_high and hi + 1 <= pmax:
+        return hi + 1
+    if lo - 1 >= pmin:
+        return lo - 1
+    if hi + 1 <= pmax:
+        return hi + 1
+    return -1
+
+
+@_NB
+def add_to_meld(cfg, m, slot, joker):
+    """Put a card in ``slot`` (from natural_slot / joker_slot) of meld m."""
+    if m[M_KIND] == SET:
+        if joker:
+            m[M_JOK] += 1 << (4 * slot)
+        else:
+            m[M_NAT] += 1 << (4 * slot)
+        return
+    if joker:
+        m[M_JOK] |= 1 << slot
+    else:
+        m[M_NAT] |= 1 << slot
+    if slot < m[M_LO]:
+        m[M_LO] = slot
+    if slot > m[M_HI]:
+        m[M_HI] = slot
+    if cfg[C_ACE] == ACE_WRAP and m[M_LO] < 13:
+        # keep 13 <= lo <= 25 so that lo - 1 is never negative
+        m[M_LO] += 13
+        m[M_HI] += 13
+        m[M_NAT] <<= 13
+        m[M_JOK] <<= 13
+
+
+@_NB
+def meld_valid(cfg, m):
+    """Full validity check of one meld (1.5); used by assertions and tests."""
+    naturals = 0
+    jokers = meld_jokers(m)
+    if m[M_KIND] == SET:
+        size = meld_size(m)
+        if size < cfg[C_MIN_SET] or size > cfg[C_MAX_SET]:
+            return False
+        if m[M_KEY] < 0 or m[M_KEY] > 12:
+            return False
+        if cfg[C_SET_DUP] == 0:
+            for s in range(4):
+                if nib(m[M_NAT], s) + nib(m[M_JOK], s) > 1:
+                    return False
+        naturals = nib_sum(m[M_NAT])
+    else:
+        pmin, pmax, maxlen = pos_bounds(cfg)
+        lo = m[M_LO]
+        hi = m[M_HI]
+        ln = hi - lo + 1
+        if ln < cfg[C_MIN_RUN] or ln > maxlen:
+            return False
+        if cfg[C_ACE] == ACE_WRAP:
+            if lo < 13 or lo > 25:
+                return False
+        elif lo < pmin or hi > pmax:
+            return False
+        full = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+        if (m[M_NAT] & m[M_JOK]) != 0 or (m[M_NAT] | m[M_JOK]) != full:
+            return False
+        naturals = popcount64(m[M_NAT])
+    if naturals < cfg[C_MIN_NAT] or jokers > cfg[C_MAX_JOK]:
+        return False
+    return True

@@ -1,0 +1,299 @@
+"""Contract Rummy decisions and the built-in policies ``random``, ``basic``, ``expert``.
+
+Every decision function has the signature ``SIG``::
+
+    f(hand int64[53], pub int64[PUB_SIZE], melds int64[MAX_MELDS, MF], opts int64[OPT_SIZE],
+      rng uint64[1]) -> int64
+
+(state view layout: ``view.py``; meld fields and helpers: ``melds.py``). Decisions:
+
+- ``draw``: ``opts[0]`` = n, ``opts[1..n]`` legal draws: 0 stock, 1 top of the pile,
+  d >= 2 a deep take of depth d (already checked: the target can reach the table this
+  turn). Return one of them.
+- ``go_down``: asked when the player may lay down his contract now and nothing forces
+  it. ``opts[0]`` cards he would still hold after laying down and disposing of what he
+  can, ``opts[1]`` their penalty, ``opts[2]`` 1 if that empties his hand (goes out).
+  Return 1 to go down, 0 to wait.
+- ``discard``: ``opts[0]`` = n, ``opts[1..n]`` legal discard types. Return one.
+- ``buy`` (only with buying_enabled): ``opts[0]`` the top discard type. Return 1 to buy.
+
+The engine itself plays the meld phase once a player is down (lay-offs, extra melds,
+joker swaps: as many cards as possible, keeping a legal discard), so these four are
+the strategic choices.
+"""
+import numba as nb
+import numpy as np
+from numba import types
+
+from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.rng import below
+from simcards.games.contract_rummy.melds import (
+    C_MIN_RUN, C_PEN, JOKER, NT, contract_missing, final_missing, find_contract, natural_slot,
+    penalty, MF,
+)
+from simcards.games.contract_rummy.view import (
+    MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
+    P_PILE_LEN, P_R, P_S, P_SEAT,
+)
+
+SIG = types.int64(types.int64[:], types.int64[:], types.int64[:, :], types.int64[:], types.uint64[:])
+DECISIONS = (
+    Decision("draw", SIG, "Choose a draw: 0 stock, 1 top discard, d>=2 deep take (opts lists the legal ones)."),
+    Decision("go_down", SIG, "1 to lay down the contract now, 0 to wait (opts: cards left, penalty left, goes out)."),
+    Decision("discard", SIG, "Choose the card type to discard among opts[1..opts[0]]."),
+    Decision("buy", SIG, "1 to buy the top discard out of turn (opts[0] = its type)."),
+)
+_jit = nb.njit(SIG, cache=True, nogil=True)
+_help = nb.njit(cache=True, nogil=True)
+
+THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
+CAP = 4     # deficiency search depth used by the heuristics
+
+
+# ------------------------------------------------------------------ helpers
+
+
+@_help
+def cfg_of(pub):
+    return pub[P_CFG:P_CFG + 102]
+
+
+@_help
+def missing(hand, pub, cfg):
+    """Cards still needed for this deal's contract (9.3), or the final-deal measure."""
+    if pub[P_FINAL_ALL]:
+        return final_missing(hand, pub[P_R], cfg)
+    return contract_missing(hand, pub[P_S], pub[P_R], cfg, CAP)
+
+
+@_help
+def isolated(hand, cfg, t):
+    """True if natural t has no same-rank card and no same-suit card within reach of a run."""
+    if t >= 52:
+        return False
+    s = t // 13
+    r = t % 13
+    for s2 in range(4):
+        if s2 != s and hand[s2 * 13 + r]:
+            return False
+    if hand[t] > 1:
+        return False
+    reach = cfg[C_MIN_RUN] - 1
+    for d in range(1, reach + 1):
+        for rr in ((r + d) % 13, (r - d) % 13):
+            # ace adjacency to both 2 and K is covered by the modulo
+            if hand[s * 13 + rr]:
+                return False
+    return True
+
+
+@_help
+def connectivity(hand, t):
+    if t >= 52:
+        return 99
+    s = t // 13
+    r = t % 13
+    c = hand[t] - 1
+    for s2 in range(4):
+        if s2 != s:
+            c += hand[s2 * 13 + r]
+    for d in (1, 2):
+        c += hand[s * 13 + (r + d) % 13] + hand[s * 13 + (r - d) % 13]
+    return c
+
+
+@_help
+def placeable(hand, pub, melds, cfg, t):
+    """Whether natural t fits a table meld end/slot now, or makes a meld with the hand."""
+    if t >= 52:
+        return True
+    for i in range(pub[P_NMELDS]):
+        if natural_slot(cfg, melds[i], t) >= 0:
+            return True
+    sol = np.empty((2, MF), np.int64)
+    hand[t] += 1
+    ok = find_contract(hand, 1, 0, cfg, 0, t, True, sol) >= 0 or find_contract(hand, 0, 1, cfg, 0, t, True, sol) >= 0
+    hand[t] -= 1
+    return ok
+
+
+@_help
+def pile_type(pub, depth):
+    return pub[P_PILE + pub[P_PILE_LEN] - depth]
+
+
+@_help
+def better_draw(hand, pub, melds, opts, allow_deep):
+    """Greedy draw: top if it lowers ``missing`` (not down) or can be placed (down)."""
+    cfg = cfg_of(pub)
+    seat = pub[P_SEAT]
+    has_stock = False
+    has_top = False
+    for i in range(1, opts[0] + 1):
+        if opts[1 + i - 1] == 0:
+            has_stock = True
+        elif opts[1 + i - 1] == 1:
+            has_top = True
+    if allow_deep:
+        # deep takes (all listed ones are legal): the shallowest one whose other cards are cheap
+        for i in range(1, opts[0] + 1):
+            d = opts[i]
+            if d < 2:
+                continue
+            extra = 0
+            for k in range(1, d):
+                extra += penalty(cfg, pile_type(pub, k))
+            if extra <= THETA:
+                return d
+    if has_top:
+        top = pile_type(pub, 1)
+        if pub[P_DOWN + seat]:
+            if placeable(hand, pub, melds, cfg, top):
+                return 1
+        elif top == JOKER:
+            return 1
+        elif pub[P_FINAL_ALL] or not isolated(hand, cfg, top):
+            m0 = missing(hand, pub, cfg)
+            hand[top] += 1
+            m1 = missing(hand, pub, cfg)
+            hand[top] -= 1
+            if m1 < m0:
+                return 1
+        if not has_stock:
+            return 1
+    return 0 if has_stock else opts[1]
+
+
+@_help
+def greedy_discard(hand, pub, melds, opts, defensive):
+    """Discard a card whose loss keeps ``missing`` lowest: highest penalty, least connected.
+
+    ``defensive`` (expert): in dump mode (an opponent down with <= 3 cards) throw the
+    highest penalty card; avoid cards that fit a table meld while an opponent is down.
+    """
+    cfg = cfg_of(pub)
+    seat = pub[P_SEAT]
+    n = opts[0]
+    if n == 1:
+        return opts[1]
+    down = pub[P_DOWN + seat]
+    opp_down = False
+    dump = False
+    if defensive:
+        for q in range(pub[P_NPL]):
+            if q != seat and pub[P_DOWN + q]:
+                opp_down = True
+                if pub[P_HLEN + q] <= 3:
+                    dump = True
+    m0 = -1
+    best = -1
+    best_key = -(1 << 40)
+    for i in range(1, n + 1):
+        t = opts[i]
+        if t == JOKER:
+            key = -(1 << 39)
+        else:
+            keeps = True
+            if not down and not dump and not isolated(hand, cfg, t):
+                if m0 < 0:
+                    m0 = missing(hand, pub, cfg)
+                hand[t] -= 1
+                keeps = missing(hand, pub, cfg) <= m0
+                hand[t] += 1
+            key = (0 if keeps else -(1 << 20)) + penalty(cfg, t) * 100 - connectivity(hand, t)
+            if defensive and opp_down and not dump:
+                for k in range(pub[P_NMELDS]):
+                    if natural_slot(cfg, melds[k], t) >= 0:
+                        key -= 1 << 16
+                        break
+        if key > best_key:
+            best_key = key
+            best = t
+    return best
+
+
+# ------------------------------------------------------------------ random
+
+
+@_jit
+def random_draw(hand, pub, melds, opts, rng):
+    return opts[1 + below(rng, opts[0])]
+
+
+@_jit
+def always_go_down(hand, pub, melds, opts, rng):
+    return 1
+
+
+@_jit
+def random_discard(hand, pub, melds, opts, rng):
+    return opts[1 + below(rng, opts[0])]
+
+
+@_jit
+def random_buy(hand, pub, melds, opts, rng):
+    return below(rng, 2)
+
+
+# ------------------------------------------------------------------ basic
+
+
+@_jit
+def basic_draw(hand, pub, melds, opts, rng):
+    return better_draw(hand, pub, melds, opts, False)
+
+
+@_jit
+def basic_discard(hand, pub, melds, opts, rng):
+    return greedy_discard(hand, pub, melds, opts, False)
+
+
+@_jit
+def basic_buy(hand, pub, melds, opts, rng):
+    """Buy when the card lowers ``missing`` and costs at most one extra stock card."""
+    cfg = cfg_of(pub)
+    t = opts[0]
+    if t == JOKER:
+        return 1
+    if pub[P_FINAL_ALL] or isolated(hand, cfg, t):
+        return 0
+    m0 = missing(hand, pub, cfg)
+    hand[t] += 1
+    m1 = missing(hand, pub, cfg)
+    hand[t] -= 1
+    return 1 if m1 < m0 else 0
+
+
+# ------------------------------------------------------------------ expert
+
+
+@_jit
+def expert_draw(hand, pub, melds, opts, rng):
+    return better_draw(hand, pub, melds, opts, True)
+
+
+@_jit
+def expert_go_down(hand, pub, melds, opts, rng):
+    """Hold the contract back (no lay-off targets for others) unless it goes out, leaves
+    at most 3 cards, an opponent is already down, or the wait is getting long."""
+    if opts[2] or opts[0] <= 3:
+        return 1
+    seat = pub[P_SEAT]
+    for q in range(pub[P_NPL]):
+        if q != seat and pub[P_DOWN + q]:
+            return 1
+    return 1 if pub[P_OWN_TURN] >= 3 else 0
+
+
+@_jit
+def expert_discard(hand, pub, melds, opts, rng):
+    return greedy_discard(hand, pub, melds, opts, True)
+
+
+BASIC = Policy("basic", draw=basic_draw, go_down=always_go_down, discard=basic_discard, buy=basic_buy)
+BUILTINS = {
+    "random": Policy("random", draw=random_draw, go_down=always_go_down, discard=random_discard, buy=random_buy),
+    "basic": BASIC,
+    "expert": Policy("expert", base=BASIC, draw=expert_draw, go_down=expert_go_down, discard=expert_discard),
+}
+CATALOG = PolicyCatalog("contract-rummy", DECISIONS, BUILTINS, MAX_SEATS)

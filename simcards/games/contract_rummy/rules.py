@@ -1,0 +1,1040 @@
+"""Contract Rummy rules kernel (numba): deal, draw, meld phase, discard, scoring.
+
+One ``State`` of preallocated arrays is reused for every record of a chunk:
+``hands[seat, type]`` counts, ``pub`` (the public view, view.py), ``melds`` (table),
+``stock`` (top = last), ``pile_who`` (who discarded each pile card) and ``st`` (per-deal
+statistics). The meld phase is planned by the engine (section 3.3/3.4): it lays the
+contract, then makes joker swaps, extra melds and lay-offs, and retries with a card kept
+back (or with no disposal) whenever the end-of-phase constraints would fail.
+
+Randomness: stream 0 of the record shuffles (deals, refills, random first dealer),
+stream 1 feeds the policies. The optional trace (``tr``) logs every action as rows of
+``TRW`` integers, ``E_*`` codes below; replay.py prints it and referee.py re-checks it.
+"""
+import numba as nb
+import numpy as np
+
+from simcards.core.rng import below, shuffle, stream_start
+from simcards.games.contract_rummy.melds import (
+    C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
+    C_EXHAUST, C_EXTRA_CARDS, C_EXTRA_MELDS, C_FINAL_ALL, C_FINAL_DISC, C_FIRST_DEALER, C_GO_OUT_DISC,
+    C_HANDS, C_JOKERS, C_LAYOFF_SAME, C_MAX_BUYS, C_MAX_DEPTH, C_MAX_TURNS, C_MIN_RUN, C_NDEALS,
+    C_NO_RETURN, C_NPL, C_RUN_SUITS, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
+    C_TAKE_AFTER, C_TIE, DISC_FORBIDDEN, DISC_OPTIONAL, DISC_REQUIRED, INF, JOKER, M_CONTRACT, M_HI,
+    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, SUITS_DISTINCT, add_to_meld,
+    final_go_out, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
+    pos_type, popcount64,
+)
+from simcards.games.contract_rummy.view import (
+    MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_CFG, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
+    P_DRAW, P_FINAL_ALL, P_HAND_SIZE, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE, P_PILE_LEN, P_R,
+    P_S, P_SEAT, P_SINGLE_TOP, P_STOCK, P_TARGET, P_TOTAL, P_TURN, PUB_SIZE,
+)
+
+_NB = nb.njit(cache=True, nogil=True)
+
+# ---- trace events: row = (code, seat, a, b, c, d)
+TRW = 6
+E_DEAL, E_HAND, E_UPCARD, E_STOCK, E_TURN, E_DRAW_STOCK, E_REFILL, E_TAKE_TOP = 1, 2, 3, 4, 5, 6, 7, 8
+E_DEEP, E_DEEP_CARD, E_BUY, E_BUY_STOCK, E_CONTRACT, E_MELD, E_MCARD, E_LAYOFF = 9, 10, 11, 12, 13, 14, 15, 16
+E_SWAP, E_DISCARD, E_OUT, E_EXHAUSTED, E_SCORE, E_GAME_END, E_ENGINE_FALLBACK = 17, 18, 19, 20, 21, 22, 23
+EXH_CAP, EXH_NO_DRAW, EXH_EMPTY_STOCK = 1, 2, 3
+
+# ---- per-deal statistics (st)
+S_TURNS, S_EXHAUSTED, S_OUT, S_REFILLS, S_STOCK_DRAWS, S_TOP_TAKES, S_DEEP_TAKES, S_DEEP_CARDS = 0, 1, 2, 3, 4, 5, 6, 7
+S_LAYOFFS, S_EXTRA_MELDS, S_SWAPS, S_BUYS, S_FALLBACKS = 8, 9, 10, 11, 12
+S_SCORE = 16      # + seat
+S_DOWN_OWN = 24   # + seat: own turn index when down (-1)
+S_JOK_DEALT = 32  # + seat
+S_LEFT = 40       # + seat: cards in hand at the end
+S_OWN_TURNS = 48  # + seat
+NST = 56
+
+# turn outcomes
+T_CONTINUE, T_OUT, T_NO_DRAW = 0, 1, 2
+
+
+class State:
+    """Preallocated per-chunk arrays (a plain namespace; the kernel gets the arrays)."""
+
+
+def new_state(trace_rows=0):
+    s = State()
+    s.hands = np.zeros((MAX_SEATS, NT), np.int64)
+    s.pub = np.zeros(PUB_SIZE, np.int64)
+    s.melds = np.zeros((MAX_MELDS, MF), np.int64)
+    s.stock = np.zeros(MAX_CARDS, np.int64)
+    s.pile_who = np.zeros(MAX_CARDS, np.int64)
+    s.st = np.zeros(NST, np.int64)
+    s.scratch = np.zeros(4 * MAX_CARDS + 4 * PUB_SIZE + 2 * MAX_MELDS * MF, np.int64)
+    s.tr = np.zeros((max(trace_rows, 1), TRW), np.int64)
+    s.trn = np.zeros(2, np.int64)  # [rows used, tracing flag]
+    s.trn[1] = 1 if trace_rows > 0 else 0
+    return s
+
+
+# ------------------------------------------------------------------ small helpers
+
+
+@_NB
+def log(tr, trn, code, seat, a, b, c, d):
+    if trn[1] == 0:
+        return
+    i = trn[0]
+    if i >= tr.shape[0]:
+        return
+    tr[i, 0] = code
+    tr[i, 1] = seat
+    tr[i, 2] = a
+    tr[i, 3] = b
+    tr[i, 4] = c
+    tr[i, 5] = d
+    trn[0] = i + 1
+
+
+@_NB
+def discard_rule(cfg, pub):
+    if pub[P_FINAL_ALL] and cfg[C_FINAL_DISC] != 0:
+        return cfg[C_FINAL_DISC] - 1
+    return cfg[C_GO_OUT_DISC]
+
+
+@_NB
+def legal_discards(hand, cfg, pub, opts):
+    """Write the legal discard types to opts[1..]; return how many."""
+    n = 0
+    st = pub[P_SINGLE_TOP]
+    for t in range(NT):
+        if hand[t] == 0:
+            continue
+        if cfg[C_NO_RETURN] and t == st:
+            continue
+        n += 1
+        opts[n] = t
+    opts[0] = n
+    return n
+
+
+@_NB
+def end_ok(hand, cfg, pub, p, placed):
+    """End-of-meld-phase constraints (3.4)."""
+    if pub[P_TARGET] >= 0 and placed[0] < 1:
+        return False
+    h = pub[P_HLEN + p]
+    rule = discard_rule(cfg, pub)
+    if h == 0:
+        return rule != DISC_REQUIRED
+    if h == 1 and rule == DISC_FORBIDDEN:
+        return False
+    st = pub[P_SINGLE_TOP]
+    for t in range(NT):
+        if hand[t] and not (cfg[C_NO_RETURN] and t == st):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ deal
+
+
+@_NB
+def build_pack(cfg, pack):
+    n = 0
+    for d in range(cfg[C_DECKS]):
+        for t in range(52):
+            pack[n] = t
+            n += 1
+    for j in range(cfg[C_JOKERS]):
+        pack[n] = JOKER
+        n += 1
+    return n
+
+
+@_NB
+def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, trn, pack):
+    """Shuffle and deal deal ``k`` (0-based) as in 2.2; reset the deal state."""
+    n = cfg[C_NPL]
+    N = build_pack(cfg, pack)
+    shuffle(pack[:N], rng)
+    h = cfg[C_HANDS + k]
+    for q in range(MAX_SEATS):
+        for t in range(NT):
+            hands[q, t] = 0
+        pub[P_DOWN + q] = 0
+        pub[P_DOWN_TURN + q] = -1
+        pub[P_HLEN + q] = 0
+        pub[P_BUYS + q] = 0
+    for i in range(NST):
+        st[i] = 0
+    for q in range(MAX_SEATS):
+        st[S_SCORE + q] = -1 if q >= n else 0
+        st[S_DOWN_OWN + q] = -1
+        st[S_LEFT + q] = -1 if q >= n else 0
+        st[S_JOK_DEALT + q] = -1 if q >= n else 0
+    st[S_OUT] = -1
+    for i in range(n * h):
+        q = (dealer + 1 + i) % n
+        hands[q, pack[i]] += 1
+    for q in range(n):
+        pub[P_HLEN + q] = h
+        st[S_JOK_DEALT + q] = hands[q, JOKER]
+    pub[P_PILE] = pack[n * h]
+    pile_who[0] = -1
+    pub[P_PILE_LEN] = 1
+    ns = N - n * h - 1
+    for j in range(ns):
+        stock[j] = pack[N - 1 - j]
+    pub[P_STOCK] = ns
+    pub[P_NMELDS] = 0
+    pub[P_DEAL] = k + 1
+    pub[P_DEALER] = dealer
+    pub[P_S] = cfg[C_CONTRACTS + 2 * k]
+    pub[P_R] = cfg[C_CONTRACTS + 2 * k + 1]
+    pub[P_HAND_SIZE] = h
+    pub[P_FINAL_ALL] = 1 if (cfg[C_FINAL_ALL] and k == cfg[C_NDEALS] - 1) else 0
+    if trn[1]:
+        log(tr, trn, E_DEAL, dealer, k + 1, h, pub[P_S], pub[P_R])
+        for q in range(n):
+            for t in range(NT):
+                if hands[q, t]:
+                    log(tr, trn, E_HAND, q, t, hands[q, t], 0, 0)
+        log(tr, trn, E_UPCARD, -1, pub[P_PILE], 0, 0, 0)
+        for j in range(ns):
+            log(tr, trn, E_STOCK, -1, j, stock[ns - 1 - j], 0, 0)
+
+
+@_NB
+def refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
+    """Reshuffle the pile except its top card into the stock (2.4). False if impossible."""
+    pl = pub[P_PILE_LEN]
+    if pl < 2:
+        return False
+    m = pl - 1
+    for j in range(m):
+        stock[j] = pub[P_PILE + j]
+    shuffle(stock[:m], rng)
+    pub[P_PILE] = pub[P_PILE + pl - 1]
+    pile_who[0] = pile_who[pl - 1]
+    pub[P_PILE_LEN] = 1
+    pub[P_STOCK] = m
+    st[S_REFILLS] += 1
+    if trn[1]:
+        log(tr, trn, E_REFILL, -1, m, 0, 0, 0)
+        for j in range(m):
+            log(tr, trn, E_STOCK, -1, j, stock[m - 1 - j], 0, 0)
+    return True
+
+
+@_NB
+def stock_card(cfg, pub, stock, pile_who, rng, st, tr, trn):
+    """Pop the stock top, refilling first if allowed; -1 if no card."""
+    if pub[P_STOCK] == 0:
+        if cfg[C_EXHAUST] != 0 or not refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
+            return -1
+    pub[P_STOCK] -= 1
+    return stock[pub[P_STOCK]]
+
+
+@_NB
+def stock_available(cfg, pub, need):
+    """Whether ``need`` stock cards can be supplied (with a refill if allowed)."""
+    if pub[P_STOCK] >= need:
+        return True
+    if cfg[C_EXHAUST] != 0:
+        return False
+    # a refill happens only when the stock is empty
+    if pub[P_STOCK] == 0:
+        return pub[P_PILE_LEN] - 1 >= need
+    return False
+
+
+# ------------------------------------------------------------------ table actions
+
+
+@_NB
+def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr, trn):
+    """Put a new meld (a solution row) on the table from ``hand``."""
+    i = pub[P_NMELDS]
+    m = melds[i]
+    for f in range(MF):
+        m[f] = sol_row[f]
+    m[M_OWNER] = p
+    m[M_CONTRACT] = contract
+    pub[P_NMELDS] = i + 1
+    log(tr, trn, E_MELD, p, i, m[M_KIND], m[M_KEY], contract)
+    n = 0
+    if m[M_KIND] == RUN:
+        for pos in range(m[M_LO], m[M_HI] + 1):
+            if (m[M_NAT] >> pos) & 1:
+                t = pos_type(cfg, m[M_KEY], pos)
+            else:
+                t = JOKER
+            hand[t] -= 1
+            n += 1
+            if t == target:
+                placed[0] += 1
+            log(tr, trn, E_MCARD, p, i, t, pos, 0)
+    else:
+        for s in range(4):
+            for _ in range(nib(m[M_NAT], s)):
+                t = s * 13 + m[M_KEY]
+                hand[t] -= 1
+                n += 1
+                if t == target:
+                    placed[0] += 1
+                log(tr, trn, E_MCARD, p, i, t, s, 0)
+            for _ in range(nib(m[M_JOK], s)):
+                hand[JOKER] -= 1
+                n += 1
+                if target == JOKER:
+                    placed[0] += 1
+                log(tr, trn, E_MCARD, p, i, JOKER, s, 0)
+    pub[P_HLEN + p] -= n
+    if not contract:
+        st[S_EXTRA_MELDS] += 1
+
+
+@_NB
+def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
+    add_to_meld(cfg, melds[i], slot, t == JOKER)
+    hand[t] -= 1
+    pub[P_HLEN + p] -= 1
+    if t == target:
+        placed[0] += 1
+    st[S_LAYOFFS] += 1
+    log(tr, trn, E_LAYOFF, p, i, t, slot, 0)
+
+
+@_NB
+def joker_target_slot(cfg, hand, pub, melds):
+    """Best place for a joker: a run end that lets a held natural follow, else any slot."""
+    fallback_i = -1
+    fallback_s = -1
+    for i in range(pub[P_NMELDS]):
+        m = melds[i]
+        if m[M_KIND] == SET:
+            sl = joker_slot(cfg, m, True)
+            if sl != -1 and fallback_i < 0:
+                fallback_i = i
+                fallback_s = sl
+            continue
+        for prefer_high in (True, False):
+            sl = joker_slot(cfg, m, prefer_high)
+            if sl == -1:
+                continue
+            if fallback_i < 0:
+                fallback_i = i
+                fallback_s = sl
+            nxt = sl + 1 if sl > m[M_HI] else sl - 1
+            if _pos_ok(cfg, nxt) and m[M_HI] - m[M_LO] + 2 < 14 and hand[pos_type(cfg, m[M_KEY], nxt)] > 0:
+                return i, sl
+    return fallback_i, fallback_s
+
+
+@_NB
+def _pos_ok(cfg, p):
+    a = cfg[7]
+    if a == 3:
+        return True
+    if a == 0:
+        return 1 <= p <= 13
+    if a == 1:
+        return 2 <= p <= 14
+    return 1 <= p <= 14
+
+
+@_NB
+def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
+    """Lay off natural cards until nothing more fits (safe among lay-offs, 9.3)."""
+    changed = True
+    while changed:
+        changed = False
+        for t in range(52):
+            while hand[t] > 0:
+                done = False
+                for i in range(pub[P_NMELDS]):
+                    sl = natural_slot(cfg, melds[i], t)
+                    if sl != -1:
+                        lay_off(cfg, hand, pub, melds, p, i, t, sl, target, placed, st, tr, trn)
+                        changed = True
+                        done = True
+                        break
+                if not done:
+                    break
+
+
+@_NB
+def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
+    """Joker swaps (3.3.4): take back jokers whose declared card is held; re-place each at once."""
+    if cfg[C_SWAP] == 0:
+        return
+    if cfg[C_SWAP_PRIOR] and not pub[P_DOWN_TURN + p] < t_turn:
+        return
+    for i in range(pub[P_NMELDS]):
+        m = melds[i]
+        if cfg[C_SWAP_SCOPE] == 1 and m[M_OWNER] == p:
+            continue
+        if m[M_KIND] == RUN:
+            for pos in range(m[M_LO], m[M_HI] + 1):
+                if not (m[M_JOK] >> pos) & 1:
+                    continue
+                t = pos_type(cfg, m[M_KEY], pos)
+                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds)[0] < 0):
+                    continue
+                m[M_JOK] &= ~(1 << pos)
+                m[M_NAT] |= 1 << pos
+                _swapped(cfg, hand, pub, melds, p, i, t, pos, target, placed, st, tr, trn)
+        elif cfg[C_SWAP_SETS]:
+            for s in range(4):
+                if nib(m[M_JOK], s) == 0:
+                    continue
+                t = s * 13 + m[M_KEY]
+                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds)[0] < 0):
+                    continue
+                m[M_JOK] -= 1 << (4 * s)
+                m[M_NAT] += 1 << (4 * s)
+                _swapped(cfg, hand, pub, melds, p, i, t, s, target, placed, st, tr, trn)
+
+
+@_NB
+def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
+    hand[t] -= 1
+    hand[JOKER] += 1
+    if t == target:
+        placed[0] += 1
+    if target == JOKER:
+        placed[0] -= 1
+    st[S_SWAPS] += 1
+    log(tr, trn, E_SWAP, p, i, t, slot, 0)
+    j, sl = joker_target_slot(cfg, hand, pub, melds)
+    if j >= 0:
+        lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
+
+
+@_NB
+def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, sol):
+    """Lay new melds from the hand (runs first), target first; ``budget`` = jokers allowed."""
+    while True:
+        found = -1
+        tgt = target if (target >= 0 and target < 52 and placed[0] < 1 and hand[target] > 0) else -1
+        for b in range(budget + 1):
+            if b > hand[JOKER]:
+                break
+            for kind in range(2):
+                if found >= 0:
+                    break
+                if tgt >= 0:
+                    found = find_contract(hand, 1 - kind, kind, cfg, b, tgt, True, sol)
+                if found < 0:
+                    found = find_contract(hand, 1 - kind, kind, cfg, b, -1, True, sol)
+            if found >= 0:
+                break
+        if found < 0:
+            return
+        # refuse degenerate all-joker shortcuts: a meld must take at least one natural
+        lay_meld(cfg, hand, pub, melds, p, sol[0], 0, target, placed, st, tr, trn)
+
+
+@_NB
+def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol):
+    """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back."""
+    if reserve >= 0:
+        hand[reserve] -= 1
+        pub[P_HLEN + p] -= 1
+    try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn)
+    if cfg[C_EXTRA_MELDS]:
+        extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, 0, sol)
+    closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+    while hand[JOKER] > 0:
+        before = pub[P_HLEN + p]
+        if cfg[C_EXTRA_MELDS]:
+            extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, hand[JOKER], sol)
+            closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+        if hand[JOKER] > 0:
+            j, sl = joker_target_slot(cfg, hand, pub, melds)
+            if j >= 0:
+                lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
+                closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+        if pub[P_HLEN + p] == before:
+            break
+    if reserve >= 0:
+        hand[reserve] += 1
+        pub[P_HLEN + p] += 1
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+@_NB
+def snap_save(hand, pub, melds, st, trn, buf):
+    nm = pub[P_NMELDS]
+    k = 0
+    for t in range(NT):
+        buf[k] = hand[t]
+        k += 1
+    for i in range(PUB_SIZE):
+        buf[k] = pub[i]
+        k += 1
+    for i in range(nm):
+        for f in range(MF):
+            buf[k] = melds[i, f]
+            k += 1
+    for i in range(16):
+        buf[k] = st[i]
+        k += 1
+    buf[k] = trn[0]
+
+
+@_NB
+def snap_load(hand, pub, melds, st, trn, buf):
+    k = 0
+    for t in range(NT):
+        hand[t] = buf[k]
+        k += 1
+    for i in range(PUB_SIZE):
+        pub[i] = buf[k]
+        k += 1
+    nm = pub[P_NMELDS]
+    for i in range(nm):
+        for f in range(MF):
+            melds[i, f] = buf[k]
+            k += 1
+    for i in range(16):
+        st[i] = buf[k]
+        k += 1
+    trn[0] = buf[k]
+
+
+# ------------------------------------------------------------------ meld phase
+
+
+@_NB
+def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed, st, tr, trn, sol):
+    """One candidate meld phase: 1 if it meets 3.4, 0 if not, -1 if no reserve choice can help.
+
+    ``reserve``: a card type kept back from disposal, -1 none, -2 no disposal at all."""
+    target = pub[P_TARGET]
+    S = pub[P_S]
+    R = pub[P_R]
+    if not pub[P_DOWN + p]:
+        if not go_down:
+            return 1 if end_ok(hand, cfg, pub, p, placed) else -1
+        if pub[P_FINAL_ALL]:
+            return 1 if final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol) else -1
+        force = -1
+        if target >= 0 and target < 52 and (cfg[C_DEEP_USE] == 1 or not cfg[C_LAYOFF_SAME]):
+            force = target
+        n = find_contract(hand, S, R, cfg, hand[JOKER], force, True, sol)
+        if n < 0 and target >= 0 and target < 52 and force < 0:
+            n = find_contract(hand, S, R, cfg, hand[JOKER], target, True, sol)
+        if n < 0 and force < 0 and target >= 0:
+            n = find_contract(hand, S, R, cfg, hand[JOKER], -1, True, sol)
+        if n < 0:
+            return -1
+        log(tr, trn, E_CONTRACT, p, S, R, 0, 0)
+        for j in range(n):
+            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, tr, trn)
+        pub[P_DOWN + p] = 1
+        pub[P_DOWN_TURN + p] = t_turn
+        if cfg[C_EXTRA_CARDS] and not cfg[C_LAYOFF_SAME] and reserve != -2:
+            # longer contract melds (1.5.3): extend the new contract melds only
+            own_closure(cfg, hand, pub, melds, p, pub[P_NMELDS] - n, target, placed, st, tr, trn, reserve)
+    if pub[P_DOWN + p] and reserve != -2 and (pub[P_DOWN_TURN + p] < t_turn or cfg[C_LAYOFF_SAME]):
+        dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol)
+    return 1 if end_ok(hand, cfg, pub, p, placed) else 0
+
+
+@_NB
+def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, reserve):
+    if reserve >= 0:
+        hand[reserve] -= 1
+    changed = True
+    while changed:
+        changed = False
+        for t in range(52):
+            if hand[t] == 0:
+                continue
+            for i in range(first, pub[P_NMELDS]):
+                sl = natural_slot(cfg, melds[i], t)
+                if sl != -1:
+                    add_to_meld(cfg, melds[i], sl, False)
+                    hand[t] -= 1
+                    pub[P_HLEN + p] -= 1
+                    if t == target:
+                        placed[0] += 1
+                    log(tr, trn, E_MCARD, p, i, t, sl, 0)
+                    changed = True
+                    break
+    if reserve >= 0:
+        hand[reserve] += 1
+
+
+@_NB
+def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
+    """All-at-once final deal (3.6): go out now or lay nothing."""
+    rule = discard_rule(cfg, pub)
+    target = pub[P_TARGET]
+    R = pub[P_R]
+    for opt in range(-1, NT):
+        if opt == -1:
+            if rule == DISC_REQUIRED:
+                continue
+        else:
+            if rule == DISC_FORBIDDEN or hand[opt] == 0:
+                continue
+            if cfg[C_NO_RETURN] and opt == pub[P_SINGLE_TOP]:
+                continue
+            if opt == target and hand[opt] < 2:
+                continue
+        if pub[P_S] == 0 and cfg[C_RUN_SUITS] == SUITS_DISTINCT:
+            n = final_go_out(hand, R, cfg, opt, sol)
+        else:
+            n = -1
+        if n < 0:
+            continue
+        log(tr, trn, E_CONTRACT, p, pub[P_S], R, 1, 0)
+        for j in range(n):
+            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, tr, trn)
+        pub[P_DOWN + p] = 1
+        pub[P_DOWN_TURN + p] = t_turn
+        return end_ok(hand, cfg, pub, p, placed)
+    return target < 0 and end_ok(hand, cfg, pub, p, placed)
+
+
+@_NB
+def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
+    """Play the first legal meld phase that goes down/disposes, trying reserve choices in
+    order (none, each legal discard type, no disposal); ``buf`` holds the starting state."""
+    for k in range(-1, NT + 1):
+        reserve = -2 if k == NT else k
+        if k != -1:
+            snap_load(hand, pub, melds, st, trn, buf)
+            if k < NT and (hand[k] == 0 or (cfg[C_NO_RETURN] and k == pub[P_SINGLE_TOP])):
+                continue
+        placed[0] = 0
+        rc = contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, True, placed, st, tr, trn, sol)
+        if rc == 1:
+            return True
+        if rc == -1:
+            return False
+    return False
+
+
+@_NB
+def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, opts, buf, sol, ask):
+    """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
+    hand = hands[p]
+    placed = np.zeros(1, np.int64)
+    snap_save(hand, pub, melds, st, trn, buf)
+    was_down = pub[P_DOWN + p]
+    if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
+        snap_load(hand, pub, melds, st, trn, buf)
+        placed[0] = 0
+        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
+    if ask and not was_down and pub[P_DOWN + p] and pub[P_TARGET] < 0 and not pub[P_FINAL_ALL]:
+        opts[0] = pub[P_HLEN + p]
+        opts[1] = hand_penalty(hand, cfg)
+        opts[2] = 1 if pub[P_HLEN + p] == 0 else 0
+        # the policy decides looking at the hand it holds before laying down
+        snap_load(hand, pub, melds, st, trn, buf)
+        pub[P_SEAT] = p
+        if go_down_f[p](hand, pub, melds, opts, rng):
+            return best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf)
+        placed[0] = 0
+        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
+    return True
+
+
+# ------------------------------------------------------------------ draws
+
+
+@_NB
+def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
+    """Whether DEEP(d) leaves a legal meld phase placing the target (checked by playing it
+    on a copy of the state)."""
+    hand = hands[p]
+    pl = pub[P_PILE_LEN]
+    target = pub[P_PILE + pl - d]
+    # cheap filter: the target must relate to something
+    if target < 52:
+        rel = hand[JOKER] > 0
+        s = target // 13
+        r = target % 13
+        if not rel:
+            for k in range(1, d + 1):
+                if pub[P_PILE + pl - k] == JOKER:
+                    rel = True
+        if not rel:
+            for s2 in range(4):
+                c = hand[s2 * 13 + r]
+                for k in range(1, d):
+                    if pub[P_PILE + pl - k] == s2 * 13 + r:
+                        c += 1
+                if c > 0:
+                    rel = True
+            reach = cfg[C_MIN_RUN] - 1
+            for dd in range(1, reach + 1):
+                for rr in ((r + dd) % 13, (r - dd + 13) % 13):
+                    t2 = s * 13 + rr
+                    c = hand[t2]
+                    for k in range(1, d):
+                        if pub[P_PILE + pl - k] == t2:
+                            c += 1
+                    if c > 0:
+                        rel = True
+        if not rel and pub[P_DOWN + p]:
+            for i in range(pub[P_NMELDS]):
+                if natural_slot(cfg, melds[i], target) != -1:
+                    rel = True
+                    break
+        if not rel:
+            return False
+    # play it on the real arrays, then restore everything
+    tr_flag = trn[1]
+    trn[1] = 0
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] += 1
+    pub[P_HLEN + p] += d
+    pub[P_PILE_LEN] = pl - d
+    pub[P_TARGET] = target
+    pub[P_SINGLE_TOP] = -1
+    placed = np.zeros(1, np.int64)
+    snap_save(hand, pub, melds, st, trn, buf2)
+    ok = best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf2)
+    snap_load(hand, pub, melds, st, trn, buf2)
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] -= 1
+    pub[P_HLEN + p] -= d
+    pub[P_PILE_LEN] = pl
+    pub[P_TARGET] = -1
+    trn[1] = tr_flag
+    return ok
+
+
+@_NB
+def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol):
+    hand = hands[p]
+    n = 0
+    if stock_available(cfg, pub, 1):
+        n += 1
+        opts[n] = 0
+    pl = pub[P_PILE_LEN]
+    down = pub[P_DOWN + p]
+    may_take = pl > 0 and (not down or cfg[C_TAKE_AFTER])
+    if may_take:
+        top = pub[P_PILE + pl - 1]
+        only_top = cfg[C_NO_RETURN] and hand[top] == pub[P_HLEN + p]
+        if not only_top:
+            n += 1
+            opts[n] = 1
+        if cfg[C_DEEP] and (down or cfg[C_DEEP_BEFORE]):
+            maxd = pl
+            if cfg[C_MAX_DEPTH] < maxd:
+                maxd = cfg[C_MAX_DEPTH]
+            for d in range(2, maxd + 1):
+                if n + 1 >= OPT_SIZE:
+                    break
+                if deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
+                    n += 1
+                    opts[n] = d
+    opts[0] = n
+    return n
+
+
+@_NB
+def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, tr, trn, buy_f, opts):
+    """"May I" (3.2.1): others may buy the top discard before p draws from the stock."""
+    n = cfg[C_NPL]
+    pl = pub[P_PILE_LEN]
+    if pl == 0:
+        return
+    discarder = pile_who[pl - 1]
+    pen = cfg[C_BUY_PEN]
+    for k in range(1, n):
+        q = (p + k) % n
+        if q == discarder:
+            continue
+        if pub[P_DOWN + q] and not cfg[C_BUY_AFTER]:
+            continue
+        if pub[P_BUYS + q] >= cfg[C_MAX_BUYS]:
+            continue
+        if not stock_available(cfg, pub, pen + 1):
+            return
+        top = pub[P_PILE + pl - 1]
+        opts[0] = top
+        pub[P_SEAT] = q
+        if buy_f[q](hands[q], pub, melds, opts, rng_pol) == 0:
+            continue
+        pub[P_PILE_LEN] = pl - 1
+        hands[q, top] += 1
+        pub[P_HLEN + q] += 1
+        log(tr, trn, E_BUY, q, top, 0, 0, 0)
+        for _ in range(pen):
+            c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, tr, trn)
+            hands[q, c] += 1
+            pub[P_HLEN + q] += 1
+            log(tr, trn, E_BUY_STOCK, q, c, 0, 0, 0)
+        pub[P_BUYS + q] += 1
+        st[S_BUYS] += 1
+        return
+
+
+# ------------------------------------------------------------------ turn and deal
+
+
+@_NB
+def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, rng_deck, rng_pol,
+              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol):
+    hand = hands[p]
+    pub[P_SEAT] = p
+    pub[P_TURN] = t_turn
+    pub[P_DRAW] = -1
+    pub[P_SINGLE_TOP] = -1
+    pub[P_TARGET] = -1
+    st[S_OWN_TURNS + p] += 1
+    pub[P_OWN_TURN] = st[S_OWN_TURNS + p]
+    log(tr, trn, E_TURN, p, t_turn, 0, 0, 0)
+    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol)
+    if n == 0:
+        return T_NO_DRAW
+    pub[P_SEAT] = p
+    choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+    valid = False
+    for i in range(1, n + 1):
+        if opts[i] == choice:
+            valid = True
+    if not valid:
+        choice = opts[1]
+    pub[P_DRAW] = choice
+    if choice == 0:
+        if cfg[C_BUY]:
+            buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, tr, trn, buy_f, opts)
+        c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, tr, trn)
+        hand[c] += 1
+        pub[P_HLEN + p] += 1
+        st[S_STOCK_DRAWS] += 1
+        log(tr, trn, E_DRAW_STOCK, p, c, 0, 0, 0)
+    elif choice == 1:
+        pl = pub[P_PILE_LEN]
+        c = pub[P_PILE + pl - 1]
+        pub[P_PILE_LEN] = pl - 1
+        hand[c] += 1
+        pub[P_HLEN + p] += 1
+        pub[P_SINGLE_TOP] = c
+        st[S_TOP_TAKES] += 1
+        log(tr, trn, E_TAKE_TOP, p, c, 0, 0, 0)
+    else:
+        pl = pub[P_PILE_LEN]
+        target = pub[P_PILE + pl - choice]
+        log(tr, trn, E_DEEP, p, choice, target, 0, 0)
+        for k in range(1, choice + 1):
+            c = pub[P_PILE + pl - k]
+            hand[c] += 1
+            log(tr, trn, E_DEEP_CARD, p, c, k, 0, 0)
+        pub[P_HLEN + p] += choice
+        pub[P_PILE_LEN] = pl - choice
+        pub[P_TARGET] = target
+        st[S_DEEP_TAKES] += 1
+        st[S_DEEP_CARDS] += choice
+    ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng_pol, opts, buf, sol, True)
+    if not ok:
+        st[S_FALLBACKS] += 1
+        log(tr, trn, E_ENGINE_FALLBACK, p, 0, 0, 0, 0)
+    if pub[P_HLEN + p] == 0:
+        log(tr, trn, E_OUT, p, 0, 0, 0, 0)
+        return T_OUT
+    n = legal_discards(hand, cfg, pub, opts)
+    if n == 0:
+        # cannot happen after a legal phase; keep the engine total
+        opts[0] = 1
+        for t in range(NT):
+            if hand[t]:
+                opts[1] = t
+                break
+        n = 1
+        st[S_FALLBACKS] += 1
+    pub[P_SEAT] = p
+    c = discard_f[p](hand, pub, melds, opts, rng_pol)
+    valid = False
+    for i in range(1, n + 1):
+        if opts[i] == c:
+            valid = True
+    if not valid:
+        c = opts[1]
+    hand[c] -= 1
+    pub[P_HLEN + p] -= 1
+    pl = pub[P_PILE_LEN]
+    pub[P_PILE + pl] = c
+    pile_who[pl] = p
+    pub[P_PILE_LEN] = pl + 1
+    log(tr, trn, E_DISCARD, p, c, 0, 0, 0)
+    if pub[P_HLEN + p] == 0:
+        log(tr, trn, E_OUT, p, 1, 0, 0, 0)
+        return T_OUT
+    return T_CONTINUE
+
+
+@_NB
+def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
+              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack):
+    """Play deal k (0-based) with ``dealer``; scores in st[S_SCORE + seat]."""
+    n = cfg[C_NPL]
+    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, tr, trn, pack)
+    p = (dealer + 1) % n
+    t = 0
+    out = -1
+    exhausted = 0
+    while True:
+        if cfg[C_EXHAUST] != 0 and pub[P_STOCK] == 0:
+            exhausted = EXH_EMPTY_STOCK
+            break
+        t += 1
+        r = play_turn(cfg, hands, pub, melds, stock, pile_who, p, t, st, tr, trn, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol)
+        if r == T_OUT:
+            out = p
+            break
+        if r == T_NO_DRAW:
+            exhausted = EXH_NO_DRAW
+            break
+        if t >= cfg[C_MAX_TURNS]:
+            exhausted = EXH_CAP
+            break
+        p = (p + 1) % n
+    st[S_TURNS] = t
+    st[S_EXHAUSTED] = 1 if exhausted else 0
+    st[S_OUT] = out
+    if exhausted:
+        log(tr, trn, E_EXHAUSTED, -1, exhausted, t, 0, 0)
+    for q in range(n):
+        st[S_LEFT + q] = pub[P_HLEN + q]
+        sc = 0 if q == out else hand_penalty(hands[q], cfg)
+        st[S_SCORE + q] = sc
+        if pub[P_DOWN + q]:
+            dt = pub[P_DOWN_TURN + q]
+            # own-turn index of turn dt: seat q plays turns first_q, first_q + n, ...
+            first_q = (q - dealer - 1) % n + 1
+            st[S_DOWN_OWN + q] = (dt - first_q) // n + 1
+        log(tr, trn, E_SCORE, q, sc, pub[P_TOTAL + q] + sc, 0, 0)
+
+
+# ------------------------------------------------------------------ records
+
+DEAL_NCOLS = 20 + 4 * MAX_SEATS
+GAME_HEAD = 6 + MAX_SEATS
+GAME_PER_DEAL = 3 + 2 * MAX_SEATS
+MAX_REC_DEALS = 10
+GAME_NCOLS = GAME_HEAD + MAX_REC_DEALS * GAME_PER_DEAL
+
+
+@_NB
+def write_deal_row(row, k, cfg, pub, st, dealer):
+    row[0] = k + 1
+    row[1] = cfg[C_CONTRACTS + 2 * k]
+    row[2] = cfg[C_CONTRACTS + 2 * k + 1]
+    row[3] = cfg[C_HANDS + k]
+    row[4] = cfg[C_NPL]
+    row[5] = cfg[C_DECKS]
+    row[6] = cfg[C_JOKERS]
+    row[7] = dealer
+    row[8] = st[S_TURNS]
+    row[9] = st[S_EXHAUSTED]
+    row[10] = st[S_OUT]
+    row[11] = st[S_REFILLS]
+    row[12] = st[S_STOCK_DRAWS]
+    row[13] = st[S_TOP_TAKES]
+    row[14] = st[S_DEEP_TAKES]
+    row[15] = st[S_DEEP_CARDS]
+    row[16] = st[S_LAYOFFS]
+    row[17] = st[S_EXTRA_MELDS]
+    row[18] = st[S_SWAPS]
+    row[19] = st[S_BUYS]
+    for q in range(MAX_SEATS):
+        row[20 + q] = st[S_SCORE + q]
+        row[20 + MAX_SEATS + q] = st[S_DOWN_OWN + q]
+        row[20 + 2 * MAX_SEATS + q] = st[S_JOK_DEALT + q]
+        row[20 + 3 * MAX_SEATS + q] = st[S_LEFT + q]
+
+
+@_NB
+def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
+                hands, pub, melds, stock, pile_who, st, tr, trn, scratch):
+    """Simulate records start..start+count-1 (games or single deals) into ``out``."""
+    n = cfg[C_NPL]
+    rng_deck = np.zeros(1, np.uint64)
+    rng_pol = np.zeros(1, np.uint64)
+    opts = np.zeros(OPT_SIZE, np.int64)
+    sol = np.zeros((16, MF), np.int64)
+    pack = np.zeros(MAX_CARDS, np.int64)
+    half = scratch.shape[0] // 2
+    buf = scratch[:half]
+    buf2 = scratch[half:]
+    totals = np.zeros(MAX_SEATS, np.int64)
+    wins = np.zeros(MAX_SEATS, np.int64)
+    for q in range(NCFG):
+        pub[P_CFG + q] = cfg[q]
+    pub[P_NPL] = n
+    for i in range(count):
+        idx = np.uint64(start + i)
+        rng_deck[0] = stream_start(np.uint64(seed), idx, np.uint64(0))
+        rng_pol[0] = stream_start(np.uint64(seed), idx, np.uint64(1))
+        row = out[i]
+        for c in range(out.shape[1]):
+            row[c] = -1
+        first = cfg[C_FIRST_DEALER]
+        if first < 0:
+            first = below(rng_deck, n)
+        for q in range(MAX_SEATS):
+            totals[q] = 0
+            wins[q] = 0
+            pub[P_TOTAL + q] = 0
+        if not unit_game:
+            k = cfg[38]
+            dealer = (first + k) % n
+            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack)
+            write_deal_row(row, k, cfg, pub, st, dealer)
+            continue
+        nd = cfg[C_NDEALS]
+        for k in range(nd):
+            dealer = (first + k) % n
+            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack)
+            base = GAME_HEAD + k * GAME_PER_DEAL
+            row[base] = st[S_TURNS]
+            row[base + 1] = st[S_EXHAUSTED]
+            row[base + 2] = st[S_OUT]
+            if st[S_OUT] >= 0:
+                wins[st[S_OUT]] += 1
+            for q in range(MAX_SEATS):
+                row[base + 3 + q] = st[S_SCORE + q]
+                row[base + 3 + MAX_SEATS + q] = st[S_DOWN_OWN + q]
+            for q in range(n):
+                totals[q] += st[S_SCORE + q]
+                pub[P_TOTAL + q] = totals[q]
+        best = INF
+        for q in range(n):
+            if totals[q] < best:
+                best = totals[q]
+        mask = 0
+        for q in range(n):
+            if totals[q] == best:
+                mask |= 1 << q
+        if cfg[C_TIE] == 1 and popcount64(mask) > 1:
+            most = -1
+            for q in range(n):
+                if (mask >> q) & 1 and wins[q] > most:
+                    most = wins[q]
+            m2 = 0
+            for q in range(n):
+                if (mask >> q) & 1 and wins[q] == most:
+                    m2 |= 1 << q
+            mask = m2
+        log(tr, trn, E_GAME_END, -1, mask, 0, 0, 0)
+        row[0] = n
+        row[1] = cfg[C_DECKS]
+        row[2] = cfg[C_JOKERS]
+        row[3] = first
+        row[4] = nd
+        row[5] = mask
+        for q in range(MAX_SEATS):
+            row[6 + q] = totals[q] if q < n else -1

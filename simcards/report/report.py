@@ -1,0 +1,289 @@
+"""The strategy report: ``report.md`` and a self-contained ``report.html`` for a results folder.
+
+Works for a single run (``simcards run``) and for a comparison (``simcards compare`` or an
+experiment file with arms). The report says what was asked, how it was simulated, the
+answers in plain words with their uncertainty, the figures, and how to reproduce it.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import platform
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simcards.core.errors import SimcardsError
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _fmt(kind: str, x: float) -> str:
+    if pd.isna(x):
+        return "n/a"
+    return _pct(x) if kind == "rate" else f"{x:,.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def _fmt_diff(kind: str, x: float) -> str:
+    return (f"{100 * x:+.2f} points" if kind == "rate" else f"{x:+,.3g}")
+
+
+def _versions() -> dict[str, str]:
+    import numba
+    import numpy
+
+    from simcards import __version__
+
+    return {"simcards": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
+            "pandas": pd.__version__, "python": platform.python_version()}
+
+
+def _run_command(spec: dict[str, Any], out: Path) -> str:
+    parts = ["simcards", "run", spec["game"], "--unit", spec["unit"], "--count", str(spec["count"]),
+             "--seed", str(spec["seed"])]
+    from simcards.core.game import get_game
+
+    defaults = get_game(spec["game"]).variant_type().to_dict()
+    for k, v in spec["variant"].items():
+        if defaults.get(k) != v:
+            value = ",".join(str(x) for x in v) if isinstance(v, list) else ("null" if v is None else str(v).lower() if isinstance(v, bool) else str(v))
+            parts += ["--set", f"{k}={value}"]
+    policies = spec["policies"]
+    common = max(set(policies), key=policies.count)
+    parts += ["--policy", common]
+    for i, p in enumerate(policies):
+        if p != common:
+            parts += ["--seat-policy", f"{i}={p}"]
+    if spec.get("records", "all") != "all":
+        parts += ["--records", spec["records"]]
+    parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _compare_command(meta: dict[str, Any], out: Path) -> str:
+    parts = ["simcards", "compare", meta["game"], "--unit", meta["unit"], "--seed", str(meta["seed"])]
+    if meta.get("precision"):
+        parts += ["--precision", str(meta["precision"]), "--max-count", str(meta["max_count"])]
+    else:
+        parts += ["--count", str(meta["count"])]
+    if meta.get("preset"):
+        parts += ["--preset", meta["preset"]]
+    for s in meta.get("settings", []):
+        parts += ["--set", s]
+    if meta.get("policy"):
+        parts += ["--policy", meta["policy"]]
+    for k, v in meta.get("seat_policy", {}).items():
+        parts += ["--seat-policy", f"{k}={v}"]
+    for arm in meta["arms"]:
+        items = list(arm["settings"])
+        if arm.get("preset"):
+            items.append(f"preset={arm['preset']}")
+        if arm.get("policy"):
+            items.append(f"policy={arm['policy']}")
+        items += [f"seat{k}={v}" for k, v in arm.get("seat_policy", {}).items()]
+        items.append(f"name={arm['name']}")
+        parts += ["--arm", ",".join(items)]
+    for m in meta.get("metrics", []):
+        parts += ["--metric", m]
+    parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """A Markdown table."""
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _summary_table(summary: pd.DataFrame, max_rows: int = 80) -> str:
+    rows = summary.head(max_rows)
+    shown = pd.DataFrame({
+        "metric": rows.metric, "group": rows.group, "n": rows.n.map("{:,}".format),
+        "estimate": [_fmt(k, e) for k, e in zip(rows.kind, rows.estimate)],
+        "95 % interval": [f"{_fmt(k, lo)} – {_fmt(k, hi)}" for k, lo, hi in zip(rows.kind, rows.ci_low, rows.ci_high)],
+    })
+    return _table(shown)
+
+
+def _run_headlines(summary: pd.DataFrame, limit: int = 8) -> list[str]:
+    lines = []
+    for r in summary[summary.n > 0].head(limit).itertuples(index=False):
+        group = "" if r.group == "all" else f" ({r.group})"
+        lines.append(f"**{r.metric}{group}**: {_fmt(r.kind, r.estimate)} "
+                     f"(95 % interval {_fmt(r.kind, r.ci_low)} to {_fmt(r.kind, r.ci_high)}; n = {r.n:,})")
+    return lines
+
+
+def _compare_headlines(diffs: pd.DataFrame, limit: int = 12) -> list[str]:
+    if not len(diffs):
+        return ["The arms share no metric to compare."]
+    lines = []
+    ranked = diffs.assign(strength=diffs["difference"].abs() / diffs["half_width"].where(diffs["half_width"] > 0, 1e-12))
+    ranked = ranked.sort_values(["p_holm", "strength"], ascending=[True, False])
+    for r in ranked.head(limit).itertuples(index=False):
+        group = "" if r.group == "all" else f" ({r.group})"
+        interval = f"{_fmt_diff(r.kind, r.ci_low)} to {_fmt_diff(r.kind, r.ci_high)}"
+        if r.p_holm < 0.05:
+            verb = "raises" if r.difference > 0 else "lowers"
+            lines.append(f"**{r.arm}** {verb} **{r.metric}{group}** from {_fmt(r.kind, r.estimate_baseline)} to "
+                         f"{_fmt(r.kind, r.estimate_arm)} compared with {r.baseline} "
+                         f"(difference {_fmt_diff(r.kind, r.difference)}, 95 % interval {interval}).")
+        else:
+            lines.append(f"No clear difference in **{r.metric}{group}** between {r.arm} and {r.baseline} "
+                         f"(Holm-adjusted p = {r.p_holm:.2g}): "
+                         f"{_fmt(r.kind, r.estimate_arm)} vs {_fmt(r.kind, r.estimate_baseline)} "
+                         f"(difference {_fmt_diff(r.kind, r.difference)}, 95 % interval {interval}).")
+    return lines
+
+
+def build_report(folder: str | Path) -> tuple[Path, Path]:
+    """Write ``report.md`` and ``report.html`` into a results folder; return their paths."""
+    out = Path(folder)
+    meta_path = out / "meta.json"
+    if not meta_path.exists():
+        raise SimcardsError(f"{out} is not a simcards results folder (no meta.json)")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except ValueError:
+        raise SimcardsError(f"{meta_path} is corrupt") from None
+    if meta.get("kind") == "compare":
+        md = _compare_markdown(out, meta)
+    elif meta.get("status") == "complete":
+        md = _run_markdown(out, meta)
+    else:
+        raise SimcardsError(f"{out} holds an unfinished run; rerun its command to finish it first")
+    md_path = out / "report.md"
+    md_path.write_text(md)
+    html_path = out / "report.html"
+    html_path.write_text(_html(md, out, title=md.splitlines()[0].lstrip("# ")))
+    return md_path, html_path
+
+
+def _figures_md(out: Path) -> str:
+    figs = sorted((out / "figures").glob("*.png")) if (out / "figures").exists() else []
+    if not figs:
+        return "_No figures._"
+    return "\n\n".join(f"![{p.stem}](figures/{p.name})" for p in figs)
+
+
+def _setup_md(lines: list[tuple[str, str]]) -> str:
+    return "\n".join(f"- **{k}**: {v}" for k, v in lines)
+
+
+def _run_markdown(out: Path, meta: dict[str, Any]) -> str:
+    from simcards.core.game import get_game
+
+    spec = meta["spec"]
+    game = get_game(spec["game"])
+    summary = pd.read_csv(out / "summary.csv", dtype={"group": str})
+    changed = {k: v for k, v in spec["variant"].items() if game.variant_type().to_dict().get(k) != v}
+    question = meta.get("question") or f"What happens over {spec['count']:,} {spec['unit']}s of {game.title}?"
+    versions = _versions()
+    setup = [("game", f"{game.title} (`{game.name}`)"), ("unit", f"{spec['unit']}, {spec['count']:,} records"),
+             ("seed", str(spec["seed"])),
+             ("house rules", ", ".join(f"`{k}={v}`" for k, v in changed.items()) or "the defaults of the rules file"),
+             ("policies by seat", ", ".join(f"{i}: `{p}`" for i, p in enumerate(spec["policies"]))),
+             ("computed with", f"simcards {meta.get('simcards_version')} (git {str(meta.get('git_commit'))[:10]}), "
+                               f"in {meta.get('timings', {}).get('compute_seconds', 0):.1f} s on {meta.get('machine', {}).get('cpus')} cores"),
+             ("report made with", ", ".join(f"{k} {v}" for k, v in versions.items()))]
+    lines = [f"# {game.title}: {question}", "", "## The question", "", question, "",
+             "## Answers", "", *[f"- {h}" for h in _run_headlines(summary)], "",
+             "Intervals are 95 % intervals: Wilson score intervals for rates, Student-t for means. "
+             "Each deal was played by heuristic bots (the policies above); the figures are about those bots.",
+             "", "## Setup", "", _setup_md(setup), "", "## Figures", "", _figures_md(out), "",
+             "## All estimates", "", _summary_table(summary), "",
+             "## Reproduce", "", "```console", f"$ {_run_command(spec, out)}", f"$ simcards report {out}", "```", "",
+             "Record *i* of a seed is the same deal on any machine, thread count or cluster, "
+             "so this command gives identical numbers.", ""]
+    return "\n".join(lines)
+
+
+def _compare_markdown(out: Path, meta: dict[str, Any]) -> str:
+    from simcards.core.game import get_game
+
+    game = get_game(meta["game"])
+    diffs = pd.read_csv(out / "differences.csv", dtype={"group": str}) if (out / "differences.csv").stat().st_size > 1 else pd.DataFrame()
+    summary = pd.read_csv(out / "summary.csv", dtype={"group": str})
+    arms = meta["arms"]
+    question = meta.get("question") or (f"How does {' / '.join(a['name'] for a in arms[1:])} compare with "
+                                        f"{arms[0]['name']} in {game.title}?")
+    arm_lines = []
+    for a in arms:
+        bits = list(a["settings"]) + ([f"preset={a['preset']}"] if a.get("preset") else []) + \
+               ([f"policy={a['policy']}"] if a.get("policy") else []) + [f"seat{k}={v}" for k, v in a.get("seat_policy", {}).items()]
+        arm_lines.append(f"`{a['name']}`: {', '.join(bits) or 'base settings'}")
+    setup = [("game", f"{game.title} (`{game.name}`)"),
+             ("unit", f"{meta['unit']}, {meta['count']:,} records per arm, the same deals in every arm (seed {meta['seed']})"),
+             ("base settings", (", ".join(f"`{s}`" for s in meta.get("settings", [])) or "the defaults")
+              + (f", preset `{meta['preset']}`" if meta.get("preset") else "")),
+             ("base policy", str(meta.get("policy") or game.default_policy)),
+             ("arms", "; ".join(arm_lines) + f" (baseline: `{arms[0]['name']}`)"),
+             ("stopping", f"precision {meta['precision']} ({'reached' if meta.get('resolved') else 'NOT reached'} after "
+                          f"{meta['rounds']} rounds)" if meta.get("precision") else "fixed size"),
+             ("computed with", f"simcards {meta.get('simcards_version')} (git {str(meta.get('git_commit'))[:10]}) in "
+                               f"{meta.get('seconds', 0):.1f} s"),
+             ("report made with", ", ".join(f"{k} {v}" for k, v in _versions().items()))]
+    diff_table = "_No differences._"
+    if len(diffs):
+        shown = pd.DataFrame({
+            "metric": diffs.metric, "group": diffs.group, "arm": diffs.arm,
+            "baseline": [_fmt(k, x) for k, x in zip(diffs.kind, diffs.estimate_baseline)],
+            "arm value": [_fmt(k, x) for k, x in zip(diffs.kind, diffs.estimate_arm)],
+            "difference": [_fmt_diff(k, x) for k, x in zip(diffs.kind, diffs.difference)],
+            "95 % interval (paired)": [f"{_fmt_diff(k, lo)} to {_fmt_diff(k, hi)}" for k, lo, hi in zip(diffs.kind, diffs.ci_low, diffs.ci_high)],
+            "unpaired ±": [(_fmt_diff(k, h)).lstrip("+") for k, h in zip(diffs.kind, diffs.unpaired_half_width)],
+            "p (Holm)": diffs.p_holm.map("{:.3g}".format)})
+        diff_table = _table(shown)
+    multiple = (f"{len(diffs)} differences are reported. Each interval is a 95 % interval on its own; when reading "
+                f"many at once, use the Holm-adjusted p-values (family-wise 5 %) to decide which are real.") if len(diffs) > 1 else ""
+    lines = [f"# {game.title}: {question}", "", "## The question", "", question, "",
+             "## Answers", "", *[f"- {h}" for h in _compare_headlines(diffs)], "",
+             "Every arm played exactly the same deals (common random numbers), so each difference is paired: "
+             "its interval is computed from the per-batch differences and is much narrower than comparing two "
+             "independent runs (the 'unpaired ±' column shows that width). " + multiple, "",
+             "## Setup", "", _setup_md(setup), "", "## Figures", "", _figures_md(out), "",
+             "## Differences", "", diff_table, "", "## Every arm's estimates", "",
+             _summary_table(summary.drop(columns=["arm"]).assign(metric=summary.arm + ": " + summary.metric), 120), "",
+             "## Reproduce", "", "```console", f"$ {_compare_command(meta, out)}", f"$ simcards report {out}", "```", ""]
+    return "\n".join(lines)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;
+color:#1d2330;line-height:1.5}
+h1{font-size:1.6em;border-bottom:2px solid #2b6cb0;padding-bottom:.3em}
+h2{font-size:1.25em;margin-top:1.6em;color:#2b6cb0}
+table{border-collapse:collapse;font-size:.85em;margin:1em 0;display:block;overflow-x:auto}
+th,td{border:1px solid #d0d7e2;padding:.25em .6em;text-align:left}
+th{background:#eef3fa}
+img{max-width:100%;border:1px solid #e2e8f0;margin:.5em 0}
+code,pre{background:#f4f6fa;border-radius:3px}
+pre{padding:.8em;overflow-x:auto}
+"""
+
+
+def _html(md: str, out: Path, title: str) -> str:
+    """Self-contained HTML: the Markdown rendered, every figure embedded as a data URI."""
+    import markdown
+
+    body = markdown.markdown(md, extensions=["tables", "fenced_code"])
+
+    def embed(match: re.Match) -> str:
+        path = out / match.group(1)
+        data = base64.b64encode(path.read_bytes()).decode()
+        return f'src="data:image/png;base64,{data}"'
+
+    body = re.sub(r'src="(figures/[^"]+\.png)"', embed, body)
+    from html import escape
+
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{escape(title)}</title><style>{_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
