@@ -20,7 +20,7 @@ def _game_columns() -> tuple[Column, ...]:
     cols += [Column(f"trumps_{s}", f"seat {s}: points from trump deals") for s in range(4)]
     cols += [Column(f"lottery_{s}", f"seat {s}: points from lotteries") for s in range(4)]
     for t in DEAL_TYPES:
-        cols += [Column(f"pts_{t}_{p}", f"points taken in {t} deals by the seat at position {p} from their dealer, "
+        cols += [Column(f"pts_{t}_{p}", f"{t}: points of the {p} seat (relative to each deal's dealer), "
                                         f"summed over the game's {t} deals") for p in POSITIONS]
     cols += [Column(f"n_{t}", f"number of {t} deals in the game") for t in DEAL_TYPES]
     for k in range(1, 5):
