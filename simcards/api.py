@@ -69,7 +69,7 @@ def run(game: str, **options: Any) -> pd.DataFrame:
     return frame
 
 
-def games() -> pd.DataFrame:
+def list_games() -> pd.DataFrame:
     """One row per available game."""
     rows = []
     for name in game_names():
@@ -115,3 +115,15 @@ def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, se
     v = g.variant(preset, variant, list(settings))
     table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
     return g.replay(u.name, v, table, seed, index)
+
+
+def compare(game: str, arms: Sequence[str], **options: Any):
+    """Compare arms (``"bag_limit=5,policy=expert,name=five"``) on the same deals.
+
+    Returns a ``CompareResult``: ``.differences`` (paired 95 % intervals), ``.summaries``,
+    ``.arm_table()``. Options as ``simcards compare`` (count or deals=/games=, seed,
+    precision, metrics, out, ...).
+    """
+    from simcards.experiment.compare import compare as run_compare, parse_arm
+
+    return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)

@@ -108,7 +108,7 @@ def main():
 @main.command()
 def games():
     """List the games, one line each."""
-    from simcards.api import games as list_games
+    from simcards.api import list_games
 
     for row in list_games().itertuples(index=False):
         click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")

@@ -57,9 +57,10 @@ def cluster():
             p.kill()
 
 
-def test_scheduler_and_workers_give_the_local_records(cluster):
+@pytest.mark.parametrize("game,count", [("toy", 20000), ("spades", 3000)])
+def test_scheduler_and_workers_give_the_local_records(cluster, game, count):
     address, _ = cluster
-    spec = make_spec("toy", count=20000, seed=3, chunk_size=1500, seat_policy={1: "expert"})
+    spec = make_spec(game, count=count, seed=3, chunk_size=count // 8, seat_policy={1: "expert"})
     local = execute(spec, threads=2)
     remote = execute(spec, backend="dask", scheduler=address)
     pd.testing.assert_frame_equal(local.records, remote.records)
