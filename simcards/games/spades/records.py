@@ -27,71 +27,114 @@ UNITS = (DEAL_UNIT, GAME_UNIT)
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
     """Additive tally rows (see ``simcards.experiment.stats``) for a chunk of records."""
+    rows: list[tuple] = []
     if unit == "game":
-        return _tally_games(df)
-    return _tally_deals(df)
+        _tally_games(df, rows)
+    else:
+        _tally_deals(df, rows)
+    out = pd.DataFrame(rows, columns=stats.TALLY_COLUMNS)
+    out["n"] = out["n"].astype("int64")
+    return out
 
 
-def _per_team(df: pd.DataFrame, name: str) -> pd.Series:
-    """Stack ``name0`` and ``name1`` into one Series (team 0 rows, then team 1 rows)."""
-    return pd.concat([df[f"{name}0"], df[f"{name}1"]], ignore_index=True)
+def _add(rows, metric, kind, values, where=None, groups=None, labels=None):
+    """Append tally rows: ``values`` (bools for rates) split by integer ``groups``.
+
+    Computed with numpy bincount: the tally of a 50,000-record chunk takes milliseconds.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if where is not None:
+        where = np.asarray(where, dtype=bool)
+        values = values[where]
+        groups = None if groups is None else np.asarray(groups)[where]
+    if groups is None:
+        rows.append((metric, stats.ALL, kind, len(values), float(values.sum()), float((values * values).sum())))
+        return
+    groups = np.asarray(groups, dtype=np.int64)
+    if len(groups) == 0:
+        return
+    lo = int(groups.min())
+    g = groups - lo
+    n = np.bincount(g)
+    total = np.bincount(g, weights=values)
+    squares = np.bincount(g, weights=values * values)
+    for i in np.nonzero(n)[0]:
+        label = labels[i + lo] if labels is not None else str(i + lo)
+        rows.append((metric, label, kind, int(n[i]), float(total[i]), float(squares[i])))
 
 
-def _tally_deals(df: pd.DataFrame) -> pd.DataFrame:
-    parts = []
+def _per_team(df: pd.DataFrame, name: str) -> np.ndarray:
+    """``name0`` and ``name1`` stacked (team 0 rows, then team 1 rows)."""
+    return np.concatenate([df[f"{name}0"].to_numpy(), df[f"{name}1"].to_numpy()])
+
+
+def _per_seat(df: pd.DataFrame, name: str) -> np.ndarray:
+    return np.concatenate([df[f"{name}{s}"].to_numpy() for s in range(4)])
+
+
+def _team_index(df: pd.DataFrame) -> np.ndarray:
+    return np.repeat(np.arange(2), len(df))
+
+
+TEAMS = ("team0", "team1")
+SEATS = ("seat0", "seat1", "seat2", "seat3")
+NIL_KINDS = ("nil", "blind_nil")
+
+
+def _tally_deals(df: pd.DataFrame, rows: list) -> None:
     contract = _per_team(df, "contract")
     made = _per_team(df, "made")
-    has_contract = made >= 0
-    parts.append(stats.rate("bid_success", made == 1, by=contract, where=has_contract))
-    parts.append(stats.rate("bid_success_all", made == 1, where=has_contract))
-    parts.append(stats.rate("set_rate", made == 0, where=has_contract))
-    for t in range(2):
-        parts.append(stats.mean("points", df[f"points{t}"], by=pd.Series([f"team{t}"] * len(df))))
+    has = made >= 0
+    _add(rows, "bid_success", "rate", made == 1, where=has, groups=contract)
+    _add(rows, "bid_success_all", "rate", made == 1, where=has)
+    _add(rows, "set_rate", "rate", made == 0, where=has)
+    _add(rows, "points", "mean", _per_team(df, "points"), groups=_team_index(df), labels=TEAMS)
     bags = _per_team(df, "bags")
-    parts.append(stats.mean("bags_per_team_hand", bags))
-    parts.append(stats.rate("bag_rate", bags > 0))
-    parts.append(stats.rate("bag_penalty_rate", _per_team(df, "penalties") > 0))
-    nil = pd.concat([df[f"nil{s}"] for s in range(4)], ignore_index=True)
-    blind = pd.concat([df[f"blind{s}"] for s in range(4)], ignore_index=True)
-    kind = np.where(blind == 1, "blind_nil", "nil")
-    parts.append(stats.rate("nil_success", nil == 1, by=pd.Series(kind), where=nil >= 0))
-    parts.append(stats.rate("nil_bid_rate", nil >= 0, by=pd.Series(kind)))
-    for s in range(4):
-        parts.append(stats.mean("tricks", df[f"tricks{s}"], by=pd.Series([f"seat{s}"] * len(df))))
-    parts.append(stats.mean("contract", contract, where=has_contract))
-    parts.append(stats.mean("redeals", df["redeals"]))
-    return stats.combine(parts)
+    _add(rows, "bags_per_team_hand", "mean", bags)
+    _add(rows, "bag_rate", "rate", bags > 0)
+    _add(rows, "bag_penalty_rate", "rate", _per_team(df, "penalties") > 0)
+    nil = _per_seat(df, "nil")
+    blind = _per_seat(df, "blind")
+    _add(rows, "nil_success", "rate", nil == 1, where=nil >= 0, groups=blind, labels=NIL_KINDS)
+    # Nil bid rate per seat-hand; BN counted in its own group over the same trials
+    n = len(nil)
+    rows.append(("nil_bid_rate", "nil", "rate", n, float(((nil >= 0) & (blind == 0)).sum()),
+                 float(((nil >= 0) & (blind == 0)).sum())))
+    rows.append(("nil_bid_rate", "blind_nil", "rate", n, float((blind == 1).sum()), float((blind == 1).sum())))
+    _add(rows, "tricks", "mean", _per_seat(df, "tricks"), groups=np.repeat(np.arange(4), len(df)), labels=SEATS)
+    _add(rows, "contract", "mean", contract, where=has)
+    _add(rows, "redeals", "mean", df["redeals"].to_numpy())
 
 
-def _tally_games(df: pd.DataFrame) -> pd.DataFrame:
-    parts = []
-    finished = df["winner"] >= 0
-    parts.append(stats.rate("win_rate_team0", df["winner"] == 0, where=finished))
-    parts.append(stats.rate("unfinished_rate", ~finished))
-    parts.append(stats.mean("hands_per_game", df["hands"] / df["games"]))
-    parts.append(stats.rate("both_over_target", df["both_over"] == 1, where=finished))
-    parts.append(stats.rate("tie_extra_hand", df["tie_hands"] > 0))
-    for t in range(2):
-        g = pd.Series([f"team{t}"] * len(df))
-        parts.append(stats.mean("final_score", df[f"score{t}"], by=g))
-        parts.append(stats.mean("sets_per_game", df[f"sets{t}"] / df["games"], by=g))
-        parts.append(stats.mean("bag_penalties_per_game", df[f"penalties{t}"] / df["games"], by=g))
-        parts.append(stats.mean("bags_per_hand", df[f"bags_taken{t}"] / df["hands"], by=g))
-    contracts = _per_team(df, "contracts")
-    sets = _per_team(df, "sets")
-    parts.append(_counts("set_rate", sets, contracts, "all"))
-    for kind, bids, made in (("nil", "nil_bids", "nil_made"), ("blind_nil", "bn_bids", "bn_made")):
-        parts.append(_counts("nil_success", _per_team(df, made), _per_team(df, bids), kind))
-    if (df["games"] > 1).any():
-        parts.append(stats.rate("match_win_rate_team0", df["winner"] == 0, where=finished))
-    return stats.combine(parts)
+def _tally_games(df: pd.DataFrame, rows: list) -> None:
+    winner = df["winner"].to_numpy()
+    finished = winner >= 0
+    games = df["games"].to_numpy()
+    _add(rows, "win_rate_team0", "rate", winner == 0, where=finished)
+    _add(rows, "unfinished_rate", "rate", ~finished)
+    _add(rows, "hands_per_game", "mean", df["hands"].to_numpy() / games)
+    _add(rows, "both_over_target", "rate", df["both_over"].to_numpy() == 1, where=finished)
+    _add(rows, "tie_extra_hand", "rate", df["tie_hands"].to_numpy() > 0)
+    team = _team_index(df)
+    games2 = np.concatenate([games, games])
+    hands2 = np.concatenate([df["hands"].to_numpy()] * 2)
+    _add(rows, "final_score", "mean", _per_team(df, "score"), groups=team, labels=TEAMS)
+    _add(rows, "sets_per_game", "mean", _per_team(df, "sets") / games2, groups=team, labels=TEAMS)
+    _add(rows, "bag_penalties_per_game", "mean", _per_team(df, "penalties") / games2, groups=team, labels=TEAMS)
+    _add(rows, "bags_per_hand", "mean", _per_team(df, "bags_taken") / hands2, groups=team, labels=TEAMS)
+    _counts(rows, "set_rate", "all", _per_team(df, "sets"), _per_team(df, "contracts"))
+    _counts(rows, "nil_success", "nil", _per_team(df, "nil_made"), _per_team(df, "nil_bids"))
+    _counts(rows, "nil_success", "blind_nil", _per_team(df, "bn_made"), _per_team(df, "bn_bids"))
+    if (games > 1).any():
+        _add(rows, "match_win_rate_team0", "rate", winner == 0, where=finished)
 
 
-def _counts(metric: str, successes: pd.Series, trials: pd.Series, group: str) -> pd.DataFrame:
+def _counts(rows: list, metric: str, group: str, successes, trials) -> None:
     """A rate row from per-record success and trial counts."""
-    s = float(successes.sum())
-    return pd.DataFrame([{"metric": metric, "group": group, "kind": "rate", "n": int(trials.sum()),
-                          "sum": s, "sumsq": s}])[stats.TALLY_COLUMNS]
+    s = float(np.sum(successes))
+    n = int(np.sum(trials))
+    if n:
+        rows.append((metric, group, "rate", n, s, s))
 
 
 def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
