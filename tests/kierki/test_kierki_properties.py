@@ -235,3 +235,48 @@ def test_referee_catches_tampered_traces():
             REF.check_trace(bad, v, first_dealer=0)
     with pytest.raises(REF.RefereeError):
         REF.check_trace(events, v, first_dealer=1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3), st.integers(0, 3), st.integers(0, 13))
+def test_dealing_around_known_cards(seed, dealer, seat, n_known):
+    rng = np.zeros(1, np.uint64)
+    rng[0] = stream_start(np.uint64(seed), np.uint64(0), np.uint64(0))
+    pick = np.random.default_rng(seed).choice(52, n_known, replace=False)
+    known = np.uint64(sum(1 << int(c) for c in pick))
+    deck = np.zeros(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    R.deal_with_known(deck, rng, dealer, seat, known, hands)
+    assert sorted(deck) == list(range(52))
+    assert int(hands[seat]) & int(known) == int(known)
+    assert [bin(int(h)).count("1") for h in hands] == [13] * 4
+    first = R.first_cards(deck, dealer, seat, n_known)
+    assert first == known
+    if n_known == 0:
+        rng[0] = stream_start(np.uint64(seed), np.uint64(0), np.uint64(0))
+        deck2, hands2 = np.zeros(52, np.int64), np.zeros(4, np.uint64)
+        R.deal_hands(deck2, rng, dealer, hands2)
+        assert np.array_equal(deck, deck2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(list(DEAL_TYPES[:8])), st.sampled_from(["basic", "expert"]), st.integers(0, 2**32))
+def test_rotating_seats_rotates_scores(dt, policy, seed):
+    """Invariant 22 for the deterministic built-ins: hands and dealer rotated together."""
+    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(variant())
+    rng = np.zeros(1, np.uint64)
+    rng[0] = stream_start(np.uint64(seed), np.uint64(1), np.uint64(0))
+    deck, hands = np.zeros(52, np.int64), np.zeros(4, np.uint64)
+    R.deal_hands(deck, rng, 0, hands)
+    code = DEAL_TYPES.index(dt)
+    trump = -1 if dt != "trumps" else int(seed % 4)
+    results = []
+    for r in range(4):
+        rotated = np.array([hands[(s - r) % 4] for s in range(4)], np.uint64)
+        res = np.zeros(R.RES_LEN, np.int64)
+        leader = (r + (0 if dt == "trumps" else 1)) % 4
+        R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, TABLES[policy]["play"], code, r, leader, trump,
+                           rotated, res, R.NO_SCRIPT, R.NO_TRACE)
+        results.append(res[R.R_SCORE:R.R_SCORE + 4])
+    for r in range(4):
+        assert [results[r][(s + r) % 4] for s in range(4)] == list(results[0])

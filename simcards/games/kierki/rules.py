@@ -99,6 +99,34 @@ def deal_hands(deck, rng, dealer, hands):
 
 
 @_jit
+def deal_with_known(deck, rng, dealer, seat, known, hands):
+    """Deal with ``known`` cards fixed in ``seat``'s hand and the rest shuffled around them.
+
+    The known cards fill ``seat``'s first positions under the canonical map (so they are
+    also the first cards a trump chooser in that seat would see); every other position
+    gets a uniformly shuffled unknown card. With ``known == 0`` this is :func:`deal_hands`.
+    """
+    n = 0
+    for c in range(52):
+        if not known & bit(c):
+            deck[n] = c
+            n += 1
+    shuffle(deck[:n], rng)
+    pool = deck[:n].copy()
+    u = 0
+    rest = known
+    for i in range(52):
+        if (dealer + 1 + i) % 4 == seat and rest:
+            c = lowest_card(rest)
+            rest &= rest - np.uint64(1)
+            deck[i] = c
+        else:
+            deck[i] = pool[u]
+            u += 1
+    hands_from_deck(deck, dealer, hands)
+
+
+@_jit
 def hands_from_deck(deck, dealer, hands):
     """The canonical dealing map of section 1.2: ``deck[i]`` goes to seat ``(dealer+1+i) % 4``."""
     for s in range(4):
