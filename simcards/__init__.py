@@ -8,6 +8,6 @@ The Python API mirrors the CLI::
 """
 __version__ = "0.1.0"
 
-from simcards.api import compare, list_games, replay_text, rules, run  # noqa: E402,F401
+from simcards.api import compare, hand_odds, list_games, replay_text, rules, run  # noqa: E402,F401
 from simcards.core.errors import SimcardsError  # noqa: E402,F401
 from simcards.core.policy import Policy  # noqa: E402,F401

@@ -127,3 +127,50 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     from simcards.experiment.compare import compare as run_compare, parse_arm
 
     return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
+
+
+def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[int] = (), seat: str | int | None = None,
+              dealer: str | int | None = None, bids: str | Mapping | None = None, scores: str | Sequence[int] = (),
+              require: Sequence[str] = (), accept: str | None = None, options: Mapping[str, Any] | None = None,
+              preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
+              policy: str | None = None, seat_policy: Mapping[int, str] | None = None, seed: int = 0,
+              deals: int | None = None, precision: float | None = None, max_deals: int | None = None,
+              threads: int | None = None, plot: str | None = None):
+    """Odds for a hand: ``simcards bid/trump/odds`` as a function; returns an ``OddsResult``.
+
+    ``simcards.hand_odds("spades", hand="AS KS ...", seat="N", dealer="W", bids="E=3", scores="310:420")``;
+    ``result.table`` has one row per option (bid, trump suit, ...).
+    """
+    from simcards.core.cards import parse_cards
+    from simcards.core.deal import seat_number
+    from simcards.core.game import OddsRequest
+    from simcards.experiment.odds import odds
+
+    g = game if isinstance(game, Game) else get_game(game)
+    n_seats = g.seats(g.variant(preset, variant, list(settings)))
+    cards = tuple(parse_cards(hand)) if isinstance(hand, str) else tuple(hand)
+
+    def as_seat(value):
+        return None if value is None else seat_number(str(value), n_seats)
+
+    bid_map: dict[int, str] = {}
+    if isinstance(bids, str):
+        for item in [t for t in bids.replace(";", ",").split(",") if t.strip()]:
+            who, sep, what = item.partition("=")
+            if not sep or not what.strip():
+                raise SimcardsError(f"--bids takes SEAT=BID items, e.g. E=3,S=nil; got {item!r}")
+            bid_map[seat_number(who, n_seats)] = what.strip()
+    elif bids:
+        bid_map = {seat_number(str(k), n_seats): str(v) for k, v in bids.items()}
+    if isinstance(scores, str):
+        try:
+            score_tuple = tuple(int(x) for x in scores.split(":")) if scores.strip() else ()
+        except ValueError:
+            raise SimcardsError(f"--scores takes integers separated by colons, e.g. 310:420; got {scores!r}") from None
+    else:
+        score_tuple = tuple(int(x) for x in scores)
+    request = OddsRequest(hand=cards, seat=as_seat(seat), dealer=as_seat(dealer), bids=bid_map, scores=score_tuple,
+                          constraints=tuple(require), accept=accept, options=dict(options or {}))
+    return odds(g, command, request, preset=preset, variant=variant, settings=settings, policy=policy,
+                seat_policy=seat_policy, seed=seed, deals=deals, precision=precision, max_deals=max_deals,
+                threads=threads, plot=plot)

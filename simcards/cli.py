@@ -313,6 +313,94 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
     click.echo(f"{result.count:,} {result.unit}s per arm in {result.seconds:.1f} s -> {result.out}")
 
 
+def odds_options(f):
+    """Options of the bid, trump and odds commands."""
+    options = [
+        click.option("--hand", "--cards", "hand", default="", help="The cards you hold (or see), e.g. \"AS KS 7S ...\"."),
+        click.option("--seat", help="Your seat (N/E/S/W or a number)."),
+        click.option("--dealer", help="The dealer's seat."),
+        click.option("--bids", help="Earlier bids of the auction, e.g. \"E=3,S=nil\"."),
+        click.option("--scores", default="", help="Scores before this deal, e.g. 310:420 (team or player order)."),
+        click.option("--require", multiple=True, metavar="SEAT:RULE",
+                     help="Knowledge of a hidden hand: W:void=S, E:has=AS, N:len(S)>=4 (repeatable)."),
+        click.option("--accept", metavar="FILE.py:NAME", help="Your own accept function for dealt hands."),
+        click.option("--deal", "deal_number", type=int, help="Contract Rummy: which deal (contract) of the game."),
+        click.option("--players", type=int, help="Number of players (games with several forms)."),
+        click.option("--preset", help="Named house-rule set."),
+        click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter."),
+        click.option("--policy", help="Policy of every seat for the play (default: the game's basic)."),
+        click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deals."),
+        click.option("--deals", type=int, help="Exactly this many deals (default 20,000)."),
+        click.option("--precision", type=float, help="Deal until every rate's 95 % half-width is below this, e.g. 0.005."),
+        click.option("--max-deals", type=int, help="Cap for --precision (default 2,000,000)."),
+        click.option("--threads", type=int, help="Threads (default: all cores)."),
+        click.option("--plot", type=click.Path(), help="Save a figure (PNG) of the distribution with the bid marked."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
+def _odds_command(command, game, hand, seat, dealer, bids, scores, require, accept, deal_number, players, preset,
+                  settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot):
+    from simcards.api import hand_odds
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    pairs = list(settings) + _shortcut_pairs(g, players, None, None)
+    options = {"deal": deal_number} if deal_number is not None else {}
+    result = hand_odds(g, command, hand=hand, seat=seat, dealer=dealer, bids=bids, scores=scores, require=require,
+                       accept=accept, options=options, settings=pairs, preset=preset, policy=policy,
+                       seat_policy=_seat_policies(seat_policy), seed=seed, deals=deals, precision=precision,
+                       max_deals=max_deals, threads=threads, plot=plot)
+    _print_table(result.table, max_rows=80)
+    line = f"{result.deals:,} deals in {result.seconds:.1f} s"
+    if precision is not None:
+        line += (f"; every rate's 95 % half-width is at most {precision:g}" if result.resolved else
+                 f"; precision {precision:g} NOT reached (widest half-width {result.widest_half_width():.4f}; raise --max-deals)")
+    click.echo(line)
+    if result.figure:
+        click.echo(f"plot -> {result.figure}")
+
+
+ODDS_EPILOG = """\b
+Examples:
+  simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
+  simcards bid spades --hand "..." --bids "E=3" --scores 310:420 --precision 0.005
+  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95
+  simcards bid seep --hand "KS 9H 3D 5C"
+  simcards trump kierki --cards "AS KS 5H 2D 9C"
+  simcards odds contract-rummy --deal 3 --players 4 --hand "<10 cards>"
+
+Unknown cards are dealt uniformly around the known ones; every option is played
+on the same deals. Intervals are 95 %."""
+
+
+@main.command(epilog=ODDS_EPILOG)
+@click.argument("game")
+@odds_options
+def bid(game, **kw):
+    """For each legal bid of your hand in GAME: how often it makes, expected score and bags."""
+    _odds_command("bid", game, **kw)
+
+
+@main.command(epilog=ODDS_EPILOG)
+@click.argument("game")
+@odds_options
+def trump(game, **kw):
+    """For each trump choice from the cards you see in GAME: expected points."""
+    _odds_command("trump", game, **kw)
+
+
+@main.command(epilog=ODDS_EPILOG)
+@click.argument("game")
+@odds_options
+def odds(game, **kw):
+    """Odds for the hand you hold in GAME (e.g. Contract Rummy: P(down by turn k), penalty)."""
+    _odds_command("odds", game, **kw)
+
+
 @main.command()
 @click.argument("folder", type=click.Path(path_type=Path))
 def report(folder):

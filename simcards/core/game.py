@@ -38,6 +38,49 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class OddsRequest:
+    """What a player knows when asking "what should I bid?" (built by the CLI or the API).
+
+    Games read the fields they need and refuse, with one line, those they cannot use.
+    """
+
+    hand: tuple[int, ...] = ()  # the asking seat's known cards (parsed, no duplicates)
+    seat: int | None = None  # the asking seat
+    dealer: int | None = None
+    bids: Mapping[int, str] = field(default_factory=dict)  # earlier bids in the auction, by seat
+    scores: tuple[int, ...] = ()  # scores before this deal (per team or player)
+    constraints: tuple[str, ...] = ()  # knowledge of hidden hands (see simcards.core.deal)
+    accept: str | None = None  # user accept function, "file.py:name"
+    options: Mapping[str, Any] = field(default_factory=dict)  # game-specific (e.g. {"deal": 3})
+
+
+@dataclass(frozen=True)
+class OddsSupport:
+    """A game's answer to one "odds" command (``bid``, ``trump`` or ``odds``).
+
+    - ``prepare(variant, request) -> query``: validate and parse into plain, picklable data.
+    - ``simulate(query, variant, table, seed, start, count) -> int64 array``: records of
+      deals ``start..`` dealt around the known cards, each option played out (same deals
+      for every option: common random numbers).
+    - ``tally(query, records_df, variant)``: additive tally rows; group = the option.
+    - ``present(query, summary, variant) -> DataFrame``: one row per option as shown to
+      the user, best first or with a ``recommended`` column.
+    - ``figure(query, summary, variant) -> Figure``: e.g. the distribution of tricks with
+      the bid marked.
+    """
+
+    command: str
+    help: str
+    prepare: Callable
+    simulate: Callable
+    columns: tuple[Column, ...]
+    tally: Callable
+    present: Callable
+    figure: Callable
+    batch: int = 2000  # deals per batch of the sequential loop
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the rest of simcards needs to know about one game.
 
@@ -68,6 +111,13 @@ class Game:
     aliases: tuple[str, ...] = ()
     shortcuts: Mapping[str, str] = field(default_factory=dict)  # CLI option -> variant field
     default_policy: str = "basic"
+    odds: Mapping[str, OddsSupport] = field(default_factory=dict)  # command -> support
+
+    def odds_support(self, command: str) -> OddsSupport:
+        if command not in self.odds:
+            offered = ", ".join(f"`simcards {c} {self.name}`" for c in self.odds) or "none yet"
+            raise SimcardsError(f"{self.name} has no `{command}` command (it offers: {offered})")
+        return self.odds[command]
 
     def unit(self, name: str | None) -> Unit:
         if name is None:

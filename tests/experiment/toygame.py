@@ -9,7 +9,8 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.game import Column, Game, Unit
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Column, Game, OddsSupport, Unit
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, stream_start
 from simcards.core.variant import Variant, param
@@ -91,6 +92,54 @@ def replay(unit, variant, table, seed, index):
     return f"toy {unit} {index}: rolls {row[:variant.players].tolist()} best {row[4]}"
 
 
+@nb.njit(cache=True, nogil=True)
+def _odds(params, known, seed, start, out):
+    """Seat 0 holds ``known``; column 0: seat 0 wins if it keeps, column 1: if it rerolls."""
+    rng = np.zeros(1, np.uint64)
+    p = params[0]
+    for r in range(out.shape[0]):
+        rng[0] = stream_start(np.uint64(seed), np.uint64(start + r), np.uint64(1))
+        reroll = below(rng, p.sides) + 1
+        best_other = 0
+        for seat in range(1, p.players):
+            best_other = max(best_other, below(rng, p.sides) + 1)
+        out[r, 0] = 1 if known > best_other else 0
+        out[r, 1] = 1 if reroll > best_other else 0
+
+
+def odds_prepare(variant, request):
+    roll = request.options.get("roll")
+    if roll is None or not 1 <= int(roll) <= variant.sides:
+        raise SimcardsError(f"toy: give the roll you hold, 1..{variant.sides}")
+    return int(roll)
+
+
+def odds_simulate(query, variant, table, seed, start, count):
+    out = np.zeros((count, 2), np.int64)
+    _odds(variant.to_params(), query, seed, start, out)
+    return out
+
+
+def odds_tally(query, records, variant):
+    return stats.combine([stats.rate("win", records["win_keep"] == 1, by="keep"),
+                          stats.rate("win", records["win_reroll"] == 1, by="reroll")])
+
+
+def odds_present(query, summary, variant):
+    rows = summary[summary.metric == "win"]
+    table = rows[["group", "estimate", "ci_low", "ci_high"]].rename(columns={"group": "option", "estimate": "P(win)"})
+    return table.sort_values("P(win)", ascending=False).reset_index(drop=True)
+
+
+def odds_figure(query, summary, variant):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    rows = summary[summary.metric == "win"]
+    ax.bar(rows["group"], rows["estimate"])
+    return fig
+
+
 GAME = Game(
     name="toy", title="Toy dice", description="Dice for testing the runner.", variant_type=ToyVariant,
     presets={"big": {"sides": 20}},
@@ -100,4 +149,7 @@ GAME = Game(
                            {"random": Policy("random", keep=keep_random), "basic": Policy("basic", keep=keep_always),
                             "expert": Policy("expert", keep=keep_high)}, max_seats=4),
     seats=lambda v: v.players, simulate=simulate, tally=tally, figures=figures, replay=replay,
+    odds={"bid": OddsSupport("bid", "keep or reroll the die you hold", odds_prepare, odds_simulate,
+                             (Column("win_keep", "won keeping"), Column("win_reroll", "won rerolling")),
+                             odds_tally, odds_present, odds_figure, batch=500)},
 )
