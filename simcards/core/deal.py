@@ -171,3 +171,29 @@ def deal_constrained(deck, fixed, sizes, first_seat, state, hands, buf, min_len,
         if within_bounds(hands, min_len, max_len, suit_masks):
             return t + 1
     return -1
+
+
+# ---------------------------------------------------------------- user accept functions
+
+ACCEPT_SIG = nb.types.boolean(nb.types.uint64[:])
+
+
+@nb.njit(ACCEPT_SIG, cache=True, nogil=True)
+def accept_all(hands):
+    """The default accept function: every deal is kept."""
+    return True
+
+
+def compile_accept(spec: str | None):
+    """A user's ``file.py:name`` accept function compiled for ``accept(hands) -> bool``.
+
+    ``hands`` is a ``uint64`` array of card masks, one per seat. ``None`` gives
+    :func:`accept_all`. Kernels call it after dealing and redeal when it says False.
+    """
+    if spec is None:
+        return accept_all
+    from simcards.core.policy import Decision, compile_decision, is_user_spec, load_user_object
+
+    if not is_user_spec(spec):
+        raise SimcardsError(f"--accept takes FILE.py:NAME, got {spec!r}")
+    return compile_decision(load_user_object(spec), Decision("accept", ACCEPT_SIG, "keep this deal?"), spec)

@@ -76,3 +76,17 @@ def test_impossible_bounds_are_reported_by_the_dealer():
     state = np.array([1], np.uint64)
     assert deal_constrained(DECK, con.fixed, SIZES, 1, state, np.zeros(4, np.uint64), np.zeros(52, np.int64),
                             con.min_len, con.max_len, MASKS, 50) == -1
+
+
+def test_user_accept_function_is_compiled_with_one_line_errors(tmp_path):
+    from simcards.core.deal import accept_all, compile_accept
+
+    (tmp_path / "acc.py").write_text("def short_west(hands):\n    return hands[3] & 0xF == 0\n"
+                                     "def broken(hands):\n    return hands.nope\n")
+    f = compile_accept(f"{tmp_path}/acc.py:short_west")
+    assert f(np.array([0, 0, 0, 0xF0], np.uint64)) and not f(np.array([0, 0, 0, 1], np.uint64))
+    assert compile_accept(None) is accept_all
+    with pytest.raises(SimcardsError, match="does not compile"):
+        compile_accept(f"{tmp_path}/acc.py:broken")
+    with pytest.raises(SimcardsError, match="FILE.py:NAME"):
+        compile_accept("short_west")
