@@ -1,6 +1,8 @@
-"""A probe policy for the information test: bids Blind Nil exactly when it sees no card."""
+"""Probe policies for the tests: information (probe) and view tampering (vandal)."""
+import numba
+
 from simcards.core.policy import Policy
-from simcards.games.spades.policies import BASIC, V_HAND
+from simcards.games.spades.policies import BASIC, V_BID, V_BLIND, V_HAND, V_SCORE, V_TRICKS, basic_bid, basic_play
 
 
 def blind(view, rng):
@@ -8,3 +10,29 @@ def blind(view, rng):
 
 
 probe = Policy("probe", base=BASIC, blind=blind)
+
+
+@numba.njit
+def _scribble(view):
+    for i in range(4):
+        view[V_BID + i] = 7
+        view[V_BLIND + i] = 1
+        view[V_TRICKS + i] = 5
+    view[V_SCORE] = -1000
+    view[V_SCORE + 1] = 1000
+
+
+def vandal_bid(view, rng):
+    b = basic_bid(view, rng)
+    _scribble(view)
+    return b
+
+
+def vandal_play(view, rng):
+    c = basic_play(view, rng)
+    _scribble(view)
+    return c
+
+
+# plays exactly like basic but writes junk into the view fields the kernel must not trust
+vandal = Policy("vandal", base=BASIC, bid=vandal_bid, play=vandal_play)

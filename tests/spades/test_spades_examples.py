@@ -8,7 +8,7 @@ from simcards.core.cards import mask_of, parse_card, parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal, trick_winner
 from simcards.games.spades import rules
-from simcards.games.spades.policies import BN_BIT, V_BID, V_SCORE, VIEW_LEN
+from simcards.games.spades.policies import BN_BIT
 from simcards.games.spades.referee import legal_bid_set, legal_cards, score_hand
 from simcards.games.spades.referee import trick_winner as ref_winner
 
@@ -95,11 +95,9 @@ def test_9_7_blind_nil_with_exchange():
     with pytest.raises(SimcardsError):
         score_hand(dealt, S, [4, 5, 3, 0], [0, 0, 0, 1], exch, plays, vd, scores=[320, 230])
     params = vd.to_params()
-    view = np.zeros(VIEW_LEN, np.int64)
-    view[V_BID:V_BID + 4] = -1
+    bids = np.full(4, -1, np.int64)
     for ns, ew, offered in ((320, 150, True), (320, 230, False)):
-        view[V_SCORE], view[V_SCORE + 1] = ns, ew
-        mask = rules.legal_bids(params, view, W, S, 0)
+        mask = rules.legal_bids(params, bids, np.array([ns, ew], np.int64), W, S, 0)
         assert bool(mask >> np.uint64(BN_BIT) & np.uint64(1)) == offered
 
 
@@ -181,12 +179,12 @@ def test_9_16_minimum_team_bid():
     assert legal_bid_set(v, S, W, {N: (2, False)}, [0, 0], False) == set(range(2, 14))
     assert legal_bid_set(v, S, W, {N: (0, False)}, [0, 0], False) == set(range(4, 14))
     params = v.to_params()
-    view = np.zeros(VIEW_LEN, np.int64)
-    view[V_BID:V_BID + 4] = -1
-    view[V_BID + N] = 2
-    assert rules.legal_bids(params, view, S, W, 0) == sum(1 << b for b in range(2, 14))
-    view[V_BID + N] = 0
-    assert rules.legal_bids(params, view, S, W, 0) == sum(1 << b for b in range(4, 14))
+    bids = np.full(4, -1, np.int64)
+    zero = np.zeros(2, np.int64)
+    bids[N] = 2
+    assert rules.legal_bids(params, bids, zero, S, W, 0) == sum(1 << b for b in range(2, 14))
+    bids[N] = 0
+    assert rules.legal_bids(params, bids, zero, S, W, 0) == sum(1 << b for b in range(4, 14))
 
 
 def _legal_both(hand_text, trick_text, v, trick_number=2, broken=False):

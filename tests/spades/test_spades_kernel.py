@@ -160,3 +160,13 @@ def test_illegal_policy_answer_is_a_one_line_error(tmp_path):
     t = GAME.policies.table(["basic", f"{bad}:bad"])
     with pytest.raises(SimcardsError, match="seat 1 played an illegal card"):
         GAME.simulate("deal", variant(), t, 1, 0, 10)
+
+
+def test_policies_cannot_tamper_with_the_kernel_through_the_view():
+    """Bids, scores and tricks are kept by the kernel; the view is only the policies' copy."""
+    import os
+    probe = os.path.join(os.path.dirname(__file__), "spades_probe_bots.py") + ":vandal"
+    v = variant(blind_nil_min_deficit=100)
+    honest = GAME.simulate("deal", v, table("basic"), 12, 0, 500)
+    vandal = GAME.simulate("deal", v, GAME.policies.table([probe, "basic"]), 12, 0, 500)
+    assert np.array_equal(honest, vandal)

@@ -176,15 +176,19 @@ def deficient(hand, condition, trumps):
 
 
 @nb.njit(cache=True)
-def legal_bids(params, view, seat, dealer, looked):
-    """Legal-bid mask of ``seat`` now (bit b = bid b, bit 0 = Nil, BN_BIT = Blind Nil)."""
+def legal_bids(params, bids, scores, seat, dealer, looked):
+    """Legal-bid mask of ``seat`` now (bit b = bid b, bit 0 = Nil, BN_BIT = Blind Nil).
+
+    ``bids``: the four bids so far (-1 = not yet); ``scores``: team scores at the start
+    of the hand.
+    """
     p = params[0]
     team = seat & 1
-    partner_bid = view[V_BID + (seat ^ 2)]
+    partner_bid = bids[seat ^ 2]
     nil_ok = p.nil_allowed == 1
     bn_ok = p.blind_nil_allowed == 1 and not looked
     if bn_ok and p.blind_nil_min_deficit >= 0:  # NULL is negative
-        bn_ok = view[V_SCORE + 1 - team] - view[V_SCORE + team] >= p.blind_nil_min_deficit
+        bn_ok = scores[1 - team] - scores[team] >= p.blind_nil_min_deficit
     lo = 1
     if p.min_team_bid > 0 and partner_bid >= 0:
         need = p.min_team_bid - partner_bid
@@ -203,7 +207,7 @@ def legal_bids(params, view, seat, dealer, looked):
         others = 0
         for s in range(4):
             if s != seat:
-                others += view[V_BID + s]
+                others += bids[s]
         f = 13 - others
         if 0 <= f <= 13:
             restricted = mask & ~bit(f)
@@ -386,11 +390,16 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
         trace[T_BAGS_BEFORE + 1] = bags[1]
         trace[T_HANDS_BEFORE] = hands_before
 
-    # ---- bidding
+    # ---- bidding (the record row holds the authoritative bids; the view is the policies' copy)
     _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+    bids = rec[D_BID:D_BID + 4]
+    blinds = rec[D_BLIND:D_BLIND + 4]
+    for s in range(4):
+        bids[s] = -1
+        blinds[s] = 0
     for i in range(4):
         s = (dealer + 1 + i) & 3
-        legal = legal_bids(params, view, s, dealer, (looked >> s) & 1)
+        legal = legal_bids(params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
         blind = 0
         if legal & bit(BN_BIT):
@@ -409,10 +418,10 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
                 err[1] = s
                 err[2] = b
                 raise ValueError("spades: illegal bid")
+        bids[s] = b
+        blinds[s] = blind
         view[V_BID + s] = b
         view[V_BLIND + s] = blind
-        rec[D_BID + s] = b
-        rec[D_BLIND + s] = blind
         if trace_on:
             trace[T_BID + s] = b
             trace[T_BLIND + s] = blind
@@ -424,9 +433,9 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
         q = team + 2
         k = 0
         z = -1
-        if (view[V_BID + a] == 0) != (view[V_BID + q] == 0):
-            z = a if view[V_BID + a] == 0 else q
-            k = p.blind_nil_exchange_count if view[V_BLIND + z] == 1 else p.nil_exchange_count
+        if (bids[a] == 0) != (bids[q] == 0):
+            z = a if bids[a] == 0 else q
+            k = p.blind_nil_exchange_count if blinds[z] == 1 else p.nil_exchange_count
         view[V_EXCHANGE + team] = k
         rec[D_EXCH + team] = k
         if k == 0:
@@ -555,8 +564,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
         a = team
         q = team + 2
         delta, g, new_bags, pens, C, made = score_team(
-            params, view[V_BID + a], view[V_BLIND + a], tricks[a],
-            view[V_BID + q], view[V_BLIND + q], tricks[q], bags[team])
+            params, bids[a], blinds[a], tricks[a], bids[q], blinds[q], tricks[q], bags[team])
         scores[team] += delta
         bags[team] = g
         rec[D_CONTRACT + team] = C
@@ -569,7 +577,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
         rec[D_SCORE + team] = scores[team]
         rec[D_BAGCOUNT + team] = g
     for s in range(4):
-        rec[D_NIL + s] = -1 if view[V_BID + s] != 0 else (1 if tricks[s] == 0 else 0)
+        rec[D_NIL + s] = -1 if bids[s] != 0 else (1 if tricks[s] == 0 else 0)
 
 
 @nb.njit(nb.boolean(nb.int64, nb.int64), cache=True, inline="always")
