@@ -31,6 +31,7 @@ from simcards.games.cutthroat.layout import (
 SIG = types.int64(types.int64[:], types.uint64[:], types.uint64[:])
 SUITS = SUIT_MASKS_JOKERS_AS_SPADES
 TRUMPS = SUITS[3]
+SIDE_ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38))
 
 DECISIONS = (
     Decision("blind", SIG, "Blind bid (B6/BN) before looking at the hand, or -1 to look first."),
@@ -180,6 +181,14 @@ def estimate_tricks(hand, n, tricks):
     return est
 
 
+@_jit
+def expected_tricks(hand, n, tricks):
+    """The hand count scaled to the form: long hands (3 players, 17 cards) take more tricks
+    than their top cards suggest, short 5-player hands fewer (fitted to basic-vs-basic play)."""
+    share = tricks / n
+    return (0.22 * share - 0.15) + (0.55 + 0.14 * share) * estimate_tricks(hand, n, tricks)
+
+
 # ---------------------------------------------------------------- random
 
 
@@ -229,11 +238,11 @@ def basic_bid(view, masks, rng):
     """Round the trick estimate to an ordinary bid; Nil with a weak hand; SM with a huge one."""
     hand = masks[M_HAND]
     legal = masks[M_LEGAL]
-    est = estimate_tricks(hand, view[V_N], view[V_T])
+    est = expected_tricks(hand, view[V_N], view[V_T])
     if est < 0.6 and (legal & bit(NIL)) and (hand & TRUMPS & ~((bit(48)) - np.uint64(1))) == 0:
         return NIL
-    k = max(1, np.int64(est + 0.5))
-    if k >= view[V_SM_MIN] and (legal & bit(B_SM)):
+    k = max(1, np.int64(est - 0.5))
+    if k >= view[V_SM_MIN] + 1 and (legal & bit(B_SM)):
         return B_SM
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
 
@@ -304,8 +313,8 @@ def expert_blind(view, masks, rng):
     late = best >= view[V_TARGET] - 150
     if (legal & bit(B_B6)) and view[V_B6_TRICKS] <= per_seat + 0.5 and (gap >= 100 or late):
         return B_B6
-    if (legal & bit(B_BN)) and gap >= 250 and best >= view[V_TARGET] - 80:
-        return B_BN
+    if (legal & bit(B_BN)) and per_seat <= 2.5 and gap >= 250 and best >= view[V_TARGET] - 80:
+        return B_BN  # only short (5-player) hands ever escape every trick blind
     return DECLINE
 
 
@@ -326,26 +335,26 @@ def nil_safe(hand):
 
 @_policy
 def expert_bid(view, masks, rng):
-    """Pick the bid with the best value for the hand: Nil, 1F/2F when the count is exact-able, SM."""
+    """Nil with a safe hand; 1F/2F when one or two sure winners sit in an otherwise Nil-safe
+    hand; SM with a huge hand; else the calibrated count, bid up when near a bag-out."""
     hand = masks[M_HAND]
     legal = masks[M_LEGAL]
     seat = view[V_SEAT]
-    est = estimate_tricks(hand, view[V_N], view[V_T])
-    if (legal & bit(NIL)) and est < 1.2 and nil_safe(hand):
+    est = expected_tricks(hand, view[V_N], view[V_T])
+    if (legal & bit(NIL)) and est < 1.0 and nil_safe(hand):
         return NIL
-    if est >= view[V_SM_MIN] - 0.5 and (legal & bit(B_SM)):
+    if est >= view[V_SM_MIN] + 1.0 and (legal & bit(B_SM)):
         return B_SM
-    sure = popcount(hand & TRUMPS & ~(bit(50) - np.uint64(1)))  # AS and jokers
-    for su in range(3):
-        if hand & bit(13 * su + 12):
-            sure += 1
-    if 0.6 <= est < 1.5 and sure >= 1 and (legal & bit(B_1F)):
+    sure = hand & (SIDE_ACES | (TRUMPS & ~(bit(50) - np.uint64(1))))  # side aces, AS, jokers
+    n_sure = popcount(sure)
+    if n_sure == 1 and (legal & bit(B_1F)) and nil_safe(hand & ~sure):
         return B_1F
-    if 1.5 <= est < 2.5 and sure >= 2 and (legal & bit(B_2F)):
+    if n_sure == 2 and (legal & bit(B_2F)) and nil_safe(hand & ~sure):
         return B_2F
-    k = max(1, np.int64(est + 0.35))
+    margin = 0.7
     if view[V_BAG_MODE] == 0 and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
-        k = max(1, np.int64(est + 0.6))  # close to a bag-out: bid up
+        margin = 0.3  # close to a bag-out: bid up
+    k = max(1, np.int64(est + 0.5 - margin))
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
 
 
