@@ -36,3 +36,11 @@ def vandal_play(view, rng):
 
 # plays exactly like basic but writes junk into the view fields the kernel must not trust
 vandal = Policy("vandal", base=BASIC, bid=vandal_bid, play=vandal_play)
+
+
+def keep(view, rng):
+    return 0
+
+
+# probe that never calls the optional misdeal
+probe_keep = Policy("probe_keep", base=probe, misdeal=keep)

@@ -170,3 +170,42 @@ def test_policies_cannot_tamper_with_the_kernel_through_the_view():
     honest = GAME.simulate("deal", v, table("basic"), 12, 0, 500)
     vandal = GAME.simulate("deal", v, GAME.policies.table([probe, "basic"]), 12, 0, 500)
     assert np.array_equal(honest, vandal)
+
+
+def _dealt(v, pols, seed, index):
+    out, trace = run_kernel("deal", v, table(*pols), seed, index, 1, trace_rows=1)
+    return out[0], trace[0]
+
+
+def test_automatic_misdeal_redeals_until_no_hand_qualifies():
+    from simcards.games.spades.referee import deficient
+    from simcards.core.cards import cards_of
+    v = variant(misdeal_condition="at_most_one_spade")
+    redeals = 0
+    for i in range(200):
+        rec, t = _dealt(v, ("basic",), 21, i)
+        hands = [set(cards_of(int(t[rules.T_HANDS + s]))) for s in range(4)]
+        assert not any(deficient(h, "at_most_one_spade") for h in hands)
+        redeals += rec[COL["redeals"]]
+    # P(some seat holds at most one spade) is about 0.2, so redeals are common but not the rule
+    assert 10 < redeals < 150
+
+
+def test_optional_misdeal_seats_that_looked_are_not_offered_blind_nil():
+    """The probe bids BN whenever offered and never calls a misdeal (basic's misdeal is
+    replaced by 'no'): qualifying seats looked at their cards and bid normally."""
+    import os
+    from simcards.games.spades.referee import deficient
+    from simcards.core.cards import cards_of
+    probe = os.path.join(os.path.dirname(__file__), "spades_probe_bots.py") + ":probe_keep"
+    v = variant(misdeal_condition="at_most_one_spade", misdeal_optional=True)
+    t = GAME.policies.table([probe])
+    seen_looked = 0
+    for i in range(100):
+        out, trace = run_kernel("deal", v, t, 4, i, 1, trace_rows=1)
+        assert out[0][COL["redeals"]] == 0
+        for s in range(4):
+            looked = deficient(set(cards_of(int(trace[0][rules.T_HANDS + s]))), "at_most_one_spade")
+            assert trace[0][rules.T_BLIND + s] == (0 if looked else 1)
+            seen_looked += looked
+    assert seen_looked > 0
