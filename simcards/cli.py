@@ -192,7 +192,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         from simcards.experiment.files import run_spec_file
 
         run_spec_file(spec_file, out=out, threads=threads, backend=backend, scheduler=scheduler,
-                      workers=workers, force=force, progress=not quiet, echo=click.echo,
+                      workers=workers, force=force, progress=not quiet and sys.stderr.isatty(), echo=click.echo,
                       print_summary=None if quiet else _print_summary)
         return
     if game is None:
