@@ -199,6 +199,18 @@ def _ruff_threat(masks, me, s, trump):
 
 
 @_helper
+def _harmless_trick(info):
+    """A trick that costs nothing to win and whose winner does not lead a penalised trick.
+
+    Only no_seventh_and_last has such tricks (no card penalties, most tricks free).
+    """
+    t = info[I_TRICK]
+    if info[I_DEAL_TYPE] != 5 or info[I_TRICK_PEN + t] != 0 or t == 13 or info[I_TRICK_PEN + t + 1] != 0:
+        return False
+    return True
+
+
+@_helper
 def _later_all_void(info, masks, s):
     """Are all players still to play in this trick known to be void in suit ``s``?"""
     me = info[I_SEAT]
@@ -244,6 +256,8 @@ def _negative_play(info, masks, careful):
     led = info[I_TRICK_CARDS] // 13
     same = legal & _SM[led]
     if same:
+        if careful and _harmless_trick(info):
+            return highest_card(same)  # shed a high card while winning costs nothing
         under = same & (bit(w) - np.uint64(1)) if w // 13 == led else same
         if under:
             return highest_card(under)
