@@ -107,7 +107,8 @@ def test_differential_entry_point():
         trick = []
         for i in range(3):
             s = (leader + i) % 3
-            card = min(legal_cards(v, held[s], [x for _, x in trick], number, broken, None), key=rank_value)
+            legal = legal_cards(v, held[s], [x for _, x in trick], number, broken, None)
+            card = min(legal, key=lambda x: (rank_value(x), x))  # ties: hearts before spades
             held[s].remove(card)
             broken |= card[-1] == "S"
             trick.append((s, card))
