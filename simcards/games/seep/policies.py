@@ -36,7 +36,7 @@ from simcards.games.seep.cards import ALL_CARDS, PTS, VAL, VALMASK, low_card, ma
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_BID, S_EARLY_PLAYS,
     S_EARLY_VALUE, S_HAND, S_HOUSE, S_LAST_VALUE, S_LOOSE, S_MIN_BID, S_MIN_HOUSE, S_OWNERS,
-    S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
+    S_NCARDS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )
 
 BID_SIG = types.int64(types.int64[:], types.uint64[:])
@@ -170,6 +170,155 @@ def basic_move(view, moves, n, rng):
     return pick
 
 
+# ------------------------------------------------------------------ expert
+
+@nb.njit(cache=True, nogil=True)
+def p_holds(u, h, U):
+    """P(a hand of ``h`` cards drawn from ``U`` unseen cards holds one of ``u`` given ones)."""
+    if u <= 0 or h <= 0 or U <= 0:
+        return 0.0
+    q = 1.0
+    for i in range(min(h, U)):
+        q *= max(U - u - i, 0) / (U - i)
+    return 1.0 - q
+
+
+@nb.njit(cache=True, nogil=True)
+def unseen_cards(view):
+    """Cards the decider has not seen: other hands (and the stock before it is dealt)."""
+    seen = view[S_HAND] | view[S_LOOSE] | view[S_PILE] | view[S_PILE + 1]
+    for v in range(14):
+        seen |= view[S_HOUSE + v]
+    return ALL_CARDS & ~seen
+
+
+@nb.njit(cache=True, nogil=True)
+def sweepable_value(loose, house_value):
+    """A value whose card would take the whole floor in one capture (0 if none is obvious).
+
+    Checks the common cases: one group (sum <= 13) or equal cards, with at most one house.
+    """
+    if loose == 0:
+        return house_value
+    total = mask_sum(loose)
+    t = 0
+    if total <= 13:
+        t = total
+    else:
+        first = VAL[low_card(loose)]
+        if loose & ~VALMASK[first] == 0:
+            t = first
+    if t == 0 or (house_value > 0 and house_value != t):
+        return 0
+    return t
+
+
+@nb.njit(cache=True, nogil=True)
+def expert_score(view, moves, i, unseen, n_unseen):
+    p = view[S_SEAT]
+    k = view[S_PLAY]
+    kind = moves[i, M_KIND]
+    card = moves[i, M_CARD]
+    target = moves[i, M_TARGET]
+    x = moves[i, M_LOOSE]
+    cbit = np.int64(1) << card
+    nxt = (p + 1) % 4
+    n_next = 12 if k == 1 else view[S_NCARDS + nxt]
+    n_opps = 24 if k == 1 else view[S_NCARDS + nxt] + view[S_NCARDS + (p + 3) % 4]
+    loose_after = view[S_LOOSE]
+    houses_after = houses_mask(view)
+    s = 0.0
+    if kind == CAPTURE:
+        taken = captured_cards(view, moves, i)
+        s = 3.0 + mask_points(taken) + 0.02 * ncards(taken)
+        loose_after &= ~x
+        if moves[i, M_HOUSE]:
+            houses_after &= ~(np.int64(1) << target)
+        if loose_after == 0 and houses_after == 0:
+            s += sweep_bonus(view, k)
+    elif kind == THROW:
+        s = -0.6 * PTS[card] - 0.02 * VAL[card]
+        loose_after |= cbit
+    else:
+        if kind == BREAK:
+            w = target - VAL[card]
+            cards = view[S_HOUSE + w] | view[S_HOUSE + target] | cbit
+            houses_after &= ~(np.int64(1) << w)
+            owners = view[S_OWNERS + w]
+            if owners & ~((1 << p) | (1 << ((p + 2) % 4))):
+                s += 0.5 * mask_points(view[S_HOUSE + w])  # taken from the opponents' keeping
+        else:
+            cards = view[S_HOUSE + target] | cbit | x
+            loose_after &= ~x
+        merged = loose_after & VALMASK[target]
+        loose_after &= ~merged
+        cards |= merged
+        houses_after |= np.int64(1) << target
+        # the house is ours unless an opponent captures it first
+        q_opp = p_holds(ncards(unseen & VALMASK[target]), n_opps, n_unseen)
+        s += 0.5 + mask_points(cards) * (1.0 - 2.0 * q_opp)
+        if mask_sum(cards) > target:
+            s += 0.3  # cemented: can no longer be broken
+    # deny the next opponent a sweep
+    nh = ncards(houses_after)
+    if nh <= 1 and (loose_after or nh):
+        hv = 0
+        if nh == 1:
+            hv = low_card(houses_after)
+        t = sweepable_value(loose_after, hv)
+        if t > 0:
+            bonus = sweep_bonus(view, k + 1)
+            pts = mask_points(loose_after)
+            if nh == 1:
+                pts += mask_points(view[S_HOUSE + hv])
+            s -= (bonus + pts) * p_holds(ncards(unseen & VALMASK[t]), n_next, n_unseen)
+    return s
+
+
+@nb.njit(MOVE_SIG, cache=True, nogil=True)
+def expert_move(view, moves, n, rng):
+    """One-ply expected points: card points and sweeps taken, houses weighed by the chance
+    the opponents capture them first, minus the chance the next opponent sweeps."""
+    unseen = unseen_cards(view)
+    n_unseen = ncards(unseen)
+    best = -1e300
+    ties = 0
+    pick = 0
+    for i in range(n):
+        take, best, ties = better(expert_score(view, moves, i, unseen, n_unseen), best, ties, rng)
+        if take:
+            pick = i
+    return pick
+
+
+# Expected deal margin (bidder's team minus dealer's team) by bid value (rows 9..13) and
+# the number of cards of that value among the bidder's four (columns 1, 2, 3+), measured
+# over 300,000 deals of expert play with uniformly random bids (seed 99; se about 0.2 for
+# one card, 0.6 for two; the 3+ column is the 2-card value plus 4, smoothed).
+BID_TABLE = np.zeros((14, 5))
+for _v, _one, _two in ((9, -9.0, -4.9), (10, -7.3, -0.9), (11, -7.5, -2.5), (12, -7.1, -0.3), (13, -6.0, 0.8)):
+    BID_TABLE[_v, 1] = _one
+    BID_TABLE[_v, 2] = _two
+    BID_TABLE[_v, 3] = BID_TABLE[_v, 4] = _two + 4.0
+
+
+@nb.njit(BID_SIG, cache=True, nogil=True)
+def expert_bid(view, rng):
+    """The bid with the best expected margin for the bidder's team (see docs: a calibrated table)."""
+    hand = view[S_HAND]
+    best = -1e300
+    pick = 13
+    for v in range(view[S_MIN_BID], 14):
+        m = hand & VALMASK[v]
+        if m == 0:
+            continue
+        s = BID_TABLE[v, min(ncards(m), 4)] + 0.01 * mask_points(m)
+        if s > best:
+            best = s
+            pick = v
+    return pick
+
+
 RANDOM = Policy("random", bid=random_bid, move=random_move)
 BASIC = Policy("basic", bid=basic_bid, move=basic_move)
-EXPERT = BASIC  # replaced below once defined
+EXPERT = Policy("expert", bid=expert_bid, move=expert_move)

@@ -162,6 +162,10 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
     need = V - v
     k = filter_groups(grp, ngrp, V, E, gl)
     ny = 1 if need == 0 else ngrp[need]
+    if k == 0:  # no further groups to absorb: X is the group completing the card
+        for iy in range(ny):
+            xl[iy] = 0 if need == 0 else grp[need, iy]
+        return ny
     nx = 0
     for iy in range(ny):
         y = np.int64(0) if need == 0 else grp[need, iy]
@@ -228,11 +232,12 @@ def legal_moves(st, p, cfg, W, moves):
                 ordinary |= np.int64(1) << w
     hv = value_set(hand)
     n = 0
-    for v in range(1, 14):
+    vals = hv
+    while vals:
+        vbit = vals & -vals
+        vals &= vals - 1
+        v = low_card(vbit)
         vm = hand & VALMASK[v]
-        if vm == 0:
-            continue
-        vbit = np.int64(1) << v
         hv_after = hv if ncards(vm) >= 2 else hv & ~vbit
         house_v = (present & vbit) != 0
         may_use_v = (not opening) or v == bid
@@ -240,7 +245,7 @@ def legal_moves(st, p, cfg, W, moves):
         k = 0
         if may_use_v:
             if cap_sums:
-                k = filter_groups(grp, ngrp, v, loose, gl)
+                k = filter_groups(grp, ngrp, v, loose, gl) if ngrp[v] else 0
             else:
                 single = loose & VALMASK[v]
                 while single:
