@@ -135,10 +135,14 @@ def deal_hands(deck, fixed, dealer, state, hands, buf):
     """
     known = fixed[0] | fixed[1] | fixed[2] | fixed[3]
     n = 0
-    for i in range(deck.shape[0]):
-        if not (known & bit(deck[i])):
-            buf[n] = deck[i]
-            n += 1
+    if known:
+        for i in range(deck.shape[0]):
+            if not (known & bit(deck[i])):
+                buf[n] = deck[i]
+                n += 1
+    else:
+        n = deck.shape[0]
+        buf[:n] = deck
     shuffle(buf[:n], state)
     if not known:
         for s in range(4):
@@ -336,7 +340,7 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
 
 
 @nb.njit(cache=True, nogil=True)
-def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
               scores, bags, hands_before, fblind, fbid, fexch, fplay, fmis, rec, trace, trace_on, err):
     """Deal, bid, exchange, play 13 tricks and score one hand.
 
@@ -345,9 +349,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
     """
     p = params[0]
     trumps = suit_masks[3]
-    deck_mask = np.uint64(0)
-    for i in range(deck.shape[0]):
-        deck_mask |= bit(deck[i])
+    deck_mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
 
     # ---- deal, with deficient-hand redeals (same dealer, fresh shuffle)
     redeals = 0
@@ -427,7 +429,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
             trace[T_BLIND + s] = blind
 
     # ---- card exchange inside each team (NS first)
-    given_m = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+    for s in range(4):
+        given[s] = np.uint64(0)
     for team in range(2):
         a = team
         q = team + 2
@@ -461,7 +464,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
             gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, gp, err)
             hands[z] &= ~gz
             hands[pz] |= gz
-        given_m = _set4(_set4(given_m, z, gz), pz, gp)
+        given[z] = gz
+        given[pz] = gp
         if trace_on:
             trace[T_GIVE + z] = np.int64(gz)
             trace[T_GIVE + pz] = np.int64(gp)
@@ -518,8 +522,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf,
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hand)
                 view[V_LEGAL] = np.int64(legal)
-                view[V_GIVEN] = np.int64(given_m[s])
-                view[V_RECEIVED] = np.int64(_recv(given_m, s))
+                view[V_GIVEN] = np.int64(given[s])
+                view[V_RECEIVED] = np.int64(given[s ^ 2])
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
                     err[0] = E_PLAY
@@ -590,23 +594,6 @@ def _beats(c, best):
     return sc == 3
 
 
-@nb.njit(cache=True, inline="always")
-def _set4(t, i, v):
-    if i == 0:
-        return (v, t[1], t[2], t[3])
-    if i == 1:
-        return (t[0], v, t[2], t[3])
-    if i == 2:
-        return (t[0], t[1], v, t[3])
-    return (t[0], t[1], t[2], v)
-
-
-@nb.njit(cache=True, inline="always")
-def _recv(given, s):
-    """Cards seat ``s`` received: what its partner gave."""
-    return given[s ^ 2]
-
-
 @nb.njit(cache=True)
 def _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before):
     p = params[0]
@@ -651,6 +638,7 @@ def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
     rngs = np.zeros((4, 1), np.uint64)
     view = np.zeros(VIEW_LEN, np.int64)
     hands = np.zeros(4, np.uint64)
+    given = np.zeros(4, np.uint64)  # cards each seat passed in the exchange
     buf = np.zeros(64, np.int64)
     scores = np.zeros(2, np.int64)
     bags = np.zeros(2, np.int64)
@@ -661,7 +649,7 @@ def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
         scores[1] = 0
         bags[0] = 0
         bags[1] = 0
-        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                   scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err)
 
 
@@ -678,6 +666,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
     rngs = np.zeros((4, 1), np.uint64)
     view = np.zeros(VIEW_LEN, np.int64)
     hands = np.zeros(4, np.uint64)
+    given = np.zeros(4, np.uint64)  # cards each seat passed in the exchange
     buf = np.zeros(64, np.int64)
     scores = np.zeros(2, np.int64)
     bags = np.zeros(2, np.int64)
@@ -701,7 +690,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
             hands_in_game = 0
             while True:
                 trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
-                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, buf, dealer,
+                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                           scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
                           trace_on and total_hands < trace.shape[0], err)
                 hands_in_game += 1
