@@ -470,8 +470,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             trace[T_GIVE + z] = np.int64(gz)
             trace[T_GIVE + pz] = np.int64(gp)
     if trace_on:
-        trace[T_EXCH] = view[V_EXCHANGE]
-        trace[T_EXCH + 1] = view[V_EXCHANGE + 1]
+        trace[T_EXCH] = rec[D_EXCH]
+        trace[T_EXCH + 1] = rec[D_EXCH + 1]
 
     # ---- first leader (4.1)
     forced = -1
