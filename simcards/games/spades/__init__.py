@@ -28,6 +28,5 @@ GAME = Game(
     figures=records.figures,
     replay=replay,
     aliases=("partnership-spades",),
-    shortcuts={"target": "target_score", "bag-limit": "bag_limit"},
     default_policy="basic",
 )

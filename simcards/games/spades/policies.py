@@ -75,11 +75,11 @@ VIEW_LEN = 64
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
 
 DECISIONS = (
-    Decision("blind", SIG, "Before seeing the hand: 1 to bid Blind Nil, 0 to look at the cards."),
-    Decision("bid", SIG, "Bid 0 (Nil) .. 13, one of the bits of view[V_LEGAL]."),
-    Decision("exchange", SIG, "Mask of exactly view[V_COUNT] cards of view[V_LEGAL] to pass to the partner."),
-    Decision("play", SIG, "A card of view[V_LEGAL]."),
-    Decision("misdeal", SIG, "Deficient hand (optional misdeal rule): 1 to call a redeal."),
+    Decision("blind", SIG, "Before seeing the hand: 1 to bid Blind Nil, 0 to look at the cards"),
+    Decision("bid", SIG, "Bid 0 (Nil) .. 13, one of the bits of view[V_LEGAL]"),
+    Decision("exchange", SIG, "Mask of exactly view[V_COUNT] cards of view[V_LEGAL] to pass to the partner"),
+    Decision("play", SIG, "A card of view[V_LEGAL]"),
+    Decision("misdeal", SIG, "Deficient hand (optional misdeal rule): 1 to call a redeal"),
 )
 
 _ONE = np.uint64(1)
