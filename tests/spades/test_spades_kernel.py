@@ -141,6 +141,9 @@ def test_referee_rechecks_game_traces(preset, settings, policies):
                 if trace[h][rules.T_HANDS_BEFORE] > 0:
                     assert trace[h][rules.T_SCORE_BEFORE] == prev[COL["score0"]]
                     assert trace[h][rules.T_BAGS_BEFORE + 1] == prev[COL["bag_count1"]]
+            if v.bag_mode == "accumulate" and v.bag_limit == 10 and v.bag_overflow == "carry":
+                for team in (0, 1):  # invariant 19 (every amount but bags is a multiple of 10)
+                    assert row[COL[f"score{team}"]] % 10 == row[COL[f"bag_count{team}"]]
             prev = row
         s0, s1 = rec[GCOL["score0"]], rec[GCOL["score1"]]
         assert (s0, s1) == (prev[COL["score0"]], prev[COL["score1"]])

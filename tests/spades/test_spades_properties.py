@@ -93,6 +93,9 @@ def test_hand_invariants(settings_, pols, seed, index):
         trick = plays[4 * k:4 * k + 4]
         assert res.winners[k] == trick_winner([((leader + i) % 4, c) for i, c in enumerate(trick)])
     assert all(not h for h in hands)
+    # 13: the kernel's spades-broken state turned true at the first trump played, never back
+    first_trump = next((k + 1 for k in range(13) if any(effective_suit(c) == 3 for c in plays[4 * k:4 * k + 4])), 0)
+    assert rec[COL["broken_trick"]] == first_trump
     # 15, 17, 20 and the record
     tricks = [int(x) for x in rec[COL["tricks0"]:COL["tricks0"] + 4]]
     assert sum(tricks) == 13 and tricks == res.tricks
