@@ -333,20 +333,30 @@ def runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
 def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
     """Search for S sets and R runs (minimum sizes) with at most ``budget`` missing cards.
 
-    ``force_type`` >= 0: that natural type must be used (deep-take target).
+    ``force_type`` >= 0: that card type must be used (deep-take target).
     ``limit_jokers``: apply max_jokers_per_meld (legality); otherwise it is a
     pure deficiency test. Returns the number of melds written to ``sol`` (S+R)
-    or -1. ``cnt`` is restored before returning; the solution's naturals are
-    the ones its masks name.
+    or -1. ``cnt`` is left unchanged.
     """
-    cs = np.empty(240, np.int64)
-    clo = np.empty(240, np.int64)
-    clen = np.empty(240, np.int64)
-    ccost = np.empty(240, np.int64)
-    cforce = np.empty(240, np.int64)
-    kr = np.empty(13, np.int64)
-    idx = np.empty(8, np.int64)
-    work = cnt.copy()
+    return _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, False)
+
+
+@_NB
+def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
+    """find_contract, or with ``minimize`` the least deficiency <= budget (else budget + 1)."""
+    ws = np.empty(5 * 240 + 13 + 16 + 2 * NT, np.int64)
+    cs = ws[0:240]
+    clo = ws[240:480]
+    clen = ws[480:720]
+    ccost = ws[720:960]
+    cforce = ws[960:1200]
+    kr = ws[1200:1213]
+    idx = ws[1213:1221]
+    taken = ws[1221:1229]
+    work = ws[1229:1229 + NT]
+    tmp = ws[1229 + NT:1229 + 2 * NT]
+    for t in range(NT):
+        work[t] = cnt[t]
     save_maxj = cfg[C_MAX_JOK]
     if not limit_jokers:
         cfg[C_MAX_JOK] = INF
@@ -354,16 +364,29 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
     if force_type >= 0 and force_type < 52:
         force_rank = force_type % 13
     found = -1
+    best = budget + 1
     if R == 0:
         d = sets_deficiency(work, S, cfg, force_rank, kr)
+        cfg[C_MAX_JOK] = save_maxj
+        if minimize:
+            return d if d <= budget else budget + 1
         if d <= budget:
             found = build_sets(work, cfg, kr, force_type, sol, 0)
-        cfg[C_MAX_JOK] = save_maxj
         return found
     nc = run_candidates(work, cfg, budget, force_type, cs, clo, clen, ccost, cforce)
+    # cheapest windows first: a level stops at the first window over budget
+    for i in range(1, nc):
+        j = i
+        while j > 0 and ccost[j - 1] > ccost[j]:
+            for arr in (cs, clo, clen, ccost, cforce):
+                x = arr[j]
+                arr[j] = arr[j - 1]
+                arr[j - 1] = x
+            j -= 1
     level = 0
     idx[0] = -1
-    taken = np.zeros(8, np.int64)
+    for j in range(8):
+        taken[j] = 0
     cost_sum = 0
     while level >= 0:
         if taken[level]:
@@ -377,6 +400,7 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
             continue
         c = idx[level]
         if cost_sum + ccost[c] > budget:
+            idx[level] = nc
             continue
         if not runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
             continue
@@ -399,11 +423,14 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
                 if cforce[idx[j]]:
                     forced_in_run = True
         fr = -1 if (forced_in_run or force_rank < 0) else force_rank
-        if force_type == JOKER:
-            fr = -1
         d = sets_deficiency(work, S, cfg, fr, kr)
         if cost_sum + d <= budget and (force_type < 0 or force_type == JOKER or forced_in_run or fr >= 0):
-            # build the solution
+            if minimize:
+                best = cost_sum + d
+                budget = best - 1
+                if budget < 0:
+                    break
+                continue
             nsol = 0
             for j in range(R):
                 c2 = idx[j]
@@ -423,11 +450,14 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
                     if not (natm >> p) & 1:
                         m[M_JOK] |= 1 << p
                 nsol += 1
-            tmp = work.copy()
+            for t in range(NT):
+                tmp[t] = work[t]
             nsol = build_sets(tmp, cfg, kr, force_type if fr >= 0 else -1, sol, nsol)
             found = nsol
             break
     cfg[C_MAX_JOK] = save_maxj
+    if minimize:
+        return best
     return found
 
 
@@ -453,11 +483,7 @@ def _restore_window(work, cfg, s, lo, ln, got):
 @_NB
 def deficiency(cnt, S, R, cfg, cap):
     """Contract deficiency D(H) (9.3, jokers not counted), at most ``cap + 1``."""
-    sol = np.empty((8, MF), np.int64)
-    for b in range(cap + 1):
-        if find_contract(cnt, S, R, cfg, b, -1, False, sol) >= 0:
-            return b
-    return cap + 1
+    return _search(cnt, S, R, cfg, cap, -1, False, np.empty((1, MF), np.int64), True)
 
 
 @_NB

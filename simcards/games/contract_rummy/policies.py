@@ -47,7 +47,7 @@ _jit = nb.njit(SIG, cache=True, nogil=True)
 _help = nb.njit(cache=True, nogil=True)
 
 THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
-CAP = 4     # deficiency search depth used by the heuristics
+CAP = 3     # deficiency search depth used by the heuristics
 
 
 # ------------------------------------------------------------------ helpers
@@ -148,7 +148,7 @@ def better_draw(hand, pub, melds, opts, allow_deep):
     if has_top:
         top = pile_type(pub, 1)
         if pub[P_DOWN + seat]:
-            if placeable(hand, pub, melds, cfg, top):
+            if placeable(hand, pub, melds, cfg, top) or not isolated(hand, cfg, top):
                 return 1
         elif top == JOKER:
             return 1
@@ -200,7 +200,11 @@ def greedy_discard(hand, pub, melds, opts, defensive):
                 hand[t] -= 1
                 keeps = missing(hand, pub, cfg) <= m0
                 hand[t] += 1
-            key = (0 if keeps else -(1 << 20)) + penalty(cfg, t) * 100 - connectivity(hand, t)
+            if down:
+                # a down player collects pairs and run pieces for extra melds and lay-offs
+                key = (1 << 10 if isolated(hand, cfg, t) else 0) + penalty(cfg, t) * 10 - 30 * connectivity(hand, t)
+            else:
+                key = (0 if keeps else -(1 << 20)) + penalty(cfg, t) * 100 - connectivity(hand, t)
             if defensive and opp_down and not dump:
                 for k in range(pub[P_NMELDS]):
                     if natural_slot(cfg, melds[k], t) >= 0:

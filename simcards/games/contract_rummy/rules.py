@@ -540,6 +540,8 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
             own_closure(cfg, hand, pub, melds, p, pub[P_NMELDS] - n, target, placed, st, tr, trn, reserve)
     if pub[P_DOWN + p] and reserve != -2 and (pub[P_DOWN_TURN + p] < t_turn or cfg[C_LAYOFF_SAME]):
         dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol)
+    if target >= 0 and placed[0] < 1:
+        return -1  # keeping a card back never helps to place the target
     return 1 if end_ok(hand, cfg, pub, p, placed) else 0
 
 
@@ -648,46 +650,66 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
 
 
 @_NB
+def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
+    """Necessary conditions for a deep take (hand already holds the taken cards)."""
+    if not pub[P_DOWN + p]:
+        if pub[P_FINAL_ALL]:
+            return True  # the exact final-deal test is cheap
+        if target == JOKER:
+            return find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) >= 0
+        return find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], target, True, sol) >= 0
+    if target == JOKER:
+        return True
+    if cfg[C_DEEP_USE] == 0:
+        for i in range(pub[P_NMELDS]):
+            m = melds[i]
+            if natural_slot(cfg, m, target) != -1:
+                return True
+            if m[M_KIND] == RUN and m[M_KEY] == target // 13 and hand[JOKER] > 0:
+                return True
+            if m[M_KIND] == RUN and m[M_KEY] == target // 13:
+                # a chain of held cards from a run end to the target
+                for direction in (-1, 1):
+                    pos = m[M_LO] - 1 if direction < 0 else m[M_HI] + 1
+                    for _ in range(13):
+                        if not _pos_ok(cfg, pos):
+                            break
+                        t2 = pos_type(cfg, m[M_KEY], pos)
+                        if t2 == target:
+                            return True
+                        if hand[t2] == 0:
+                            break
+                        pos += direction
+    if cfg[C_EXTRA_MELDS]:
+        if find_contract(hand, 1, 0, cfg, hand[JOKER], target, True, sol) >= 0:
+            return True
+        if find_contract(hand, 0, 1, cfg, hand[JOKER], target, True, sol) >= 0:
+            return True
+    if cfg[C_SWAP] and cfg[C_DEEP_USE] == 0:
+        for i in range(pub[P_NMELDS]):
+            m = melds[i]
+            if m[M_KIND] == RUN and m[M_KEY] == target // 13:
+                for pos in range(m[M_LO], m[M_HI] + 1):
+                    if (m[M_JOK] >> pos) & 1 and pos_type(cfg, m[M_KEY], pos) == target:
+                        return True
+    return False
+
+
+@_NB
 def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
     """Whether DEEP(d) leaves a legal meld phase placing the target (checked by playing it
     on a copy of the state)."""
     hand = hands[p]
     pl = pub[P_PILE_LEN]
     target = pub[P_PILE + pl - d]
-    # cheap filter: the target must relate to something
-    if target < 52:
-        rel = hand[JOKER] > 0
-        s = target // 13
-        r = target % 13
-        if not rel:
-            for k in range(1, d + 1):
-                if pub[P_PILE + pl - k] == JOKER:
-                    rel = True
-        if not rel:
-            for s2 in range(4):
-                c = hand[s2 * 13 + r]
-                for k in range(1, d):
-                    if pub[P_PILE + pl - k] == s2 * 13 + r:
-                        c += 1
-                if c > 0:
-                    rel = True
-            reach = cfg[C_MIN_RUN] - 1
-            for dd in range(1, reach + 1):
-                for rr in ((r + dd) % 13, (r - dd + 13) % 13):
-                    t2 = s * 13 + rr
-                    c = hand[t2]
-                    for k in range(1, d):
-                        if pub[P_PILE + pl - k] == t2:
-                            c += 1
-                    if c > 0:
-                        rel = True
-        if not rel and pub[P_DOWN + p]:
-            for i in range(pub[P_NMELDS]):
-                if natural_slot(cfg, melds[i], target) != -1:
-                    rel = True
-                    break
-        if not rel:
-            return False
+    # necessary conditions first (cheap), then the exact check by playing the phase
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] += 1
+    rel = deep_prefilter(cfg, hand, pub, melds, p, target, sol)
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] -= 1
+    if not rel:
+        return False
     # play it on the real arrays, then restore everything
     tr_flag = trn[1]
     trn[1] = 0
