@@ -424,11 +424,10 @@ def expert_bid(view, rng):
     if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
         if est < 3.0 and nil_risk(hand, view) < 2.0:
             return 0
-    want = int(est + 0.8)
     team = seat & 1
-    bags = view[V_BAGS + team]
-    if bags >= view[V_BAG_LIMIT] - 3 and est - want > 0.25:
-        want += 1  # near the bag limit: bid closer to the full value
+    # round up from .2; near the bag limit from .05 (an overtrick costs more there)
+    near_limit = view[V_BAGS + team] >= view[V_BAG_LIMIT] - 3
+    want = int(est + (0.95 if near_limit else 0.8))
     if want < 1:
         want = 1
     return nearest_legal_bid(legal & _LOW_MASK, want)
