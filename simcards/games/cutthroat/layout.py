@@ -49,6 +49,8 @@ A policy returns a card (play), a bid code (bid), a blind bid code or -1 to look
 the hand first (blind offer), 0 or 1 (redeal question). It draws randomness only from
 ``rng`` (the seat's own stream for this hand).
 """
+import numpy as np
+
 NIL = 0
 B_1F = 21
 B_2F = 22
@@ -126,6 +128,7 @@ def parse_bid(text: str) -> int:
     return k
 
 
-def kind_of_code(code: int) -> int:
-    """Bid kind (K_*) of a bid code."""
-    return {NIL: K_NIL, B_1F: K_1F, B_2F: K_2F, B_B6: K_B6, B_BN: K_BN, B_SM: K_SM}.get(int(code), K_ORDINARY)
+# bid kind (K_*) of each bid code 0..63
+KIND_OF_CODE = np.full(64, K_ORDINARY, dtype=np.int64)
+for _code, _kind in ((NIL, K_NIL), (B_1F, K_1F), (B_2F, K_2F), (B_B6, K_B6), (B_BN, K_BN), (B_SM, K_SM)):
+    KIND_OF_CODE[_code] = _kind

@@ -9,10 +9,7 @@ import pandas as pd
 
 from simcards.core.game import Column, Unit
 from simcards.experiment import stats
-from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_B6, B_BN, B_SM, KIND_NAMES, K_1F, K_2F, K_B6, K_BN, K_NIL, K_ORDINARY, K_SM,
-    MAX_SEATS, NIL,
-)
+from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, KIND_NAMES, KIND_OF_CODE, K_ORDINARY, NIL
 from simcards.games.cutthroat.rules import DEAL_COLUMNS, GAME_COLUMNS, KIND_COLS, TOURNAMENT_COLUMNS
 from simcards.games.cutthroat.variant import form_of
 
@@ -80,8 +77,7 @@ def made(bid: np.ndarray, tricks: np.ndarray, variant) -> np.ndarray:
 
 def kind_of(bid: np.ndarray) -> np.ndarray:
     """Bid kind index (layout.K_*) of each bid code."""
-    return np.select([bid == NIL, bid == B_1F, bid == B_2F, bid == B_B6, bid == B_BN, bid == B_SM],
-                     [K_NIL, K_1F, K_2F, K_B6, K_BN, K_SM], K_ORDINARY)
+    return KIND_OF_CODE[np.asarray(bid, dtype=np.int64)]
 
 
 def _seat_frame(df: pd.DataFrame, n: int, names) -> pd.DataFrame:
@@ -174,6 +170,8 @@ def _win_rows(df: pd.DataFrame, n: int, first_dealer: str) -> list[pd.DataFrame]
 
 def _bars(ax, rows: pd.DataFrame, title: str, ylabel: str):
     rows = rows[rows["n"] > 0]
+    order = {name: i for i, name in enumerate(KIND_NAMES)}  # bid kinds in rules order
+    rows = rows.assign(_o=rows["group"].map(lambda g: order.get(g, len(order)))).sort_values(["_o", "group"])
     x = np.arange(len(rows))
     est = rows["estimate"].to_numpy()
     err = np.vstack([est - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - est])

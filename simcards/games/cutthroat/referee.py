@@ -117,23 +117,20 @@ def legal_bids(v, seat: int, dealer: int, scores: list[int], b6_used: list[int],
 
 def legal_cards(v, hand: set[str], trick: list[str], trick_number: int, spades_broken: bool,
                 opening_club: str | None) -> set[str]:
-    """4.4, literally. ``trick_number`` is 1-based."""
-    if not trick:
-        if trick_number == 1 and first_lead_rule(v) == "lowest_club" and v.first_lead_card_forced:
-            return {opening_club}
-        if v.spades_must_be_broken and not spades_broken:
-            non_trumps = {c for c in hand if effective_suit(c) != "S"}
-            if non_trumps:
-                return non_trumps
-        return set(hand)
-    led = effective_suit(trick[0])
-    same = {c for c in hand if effective_suit(c) == led}
-    if same:
-        return same
-    if trick_number == 1 and not v.first_trick_trump_allowed:
-        non_trumps = {c for c in hand if effective_suit(c) != "S"}
-        if non_trumps:
-            return non_trumps
+    """4.4. ``trick_number`` is 1-based; ``opening_club`` is the club trick 1 must open with."""
+    trumps = {c for c in hand if effective_suit(c) == "S"}
+    side_cards = set(hand) - trumps
+    if trick:
+        led = effective_suit(trick[0])
+        following = {c for c in hand if effective_suit(c) == led}
+        if following:
+            return following
+        no_ruff_on_trick_one = trick_number == 1 and not v.first_trick_trump_allowed
+        return side_cards if (no_ruff_on_trick_one and side_cards) else set(hand)
+    if trick_number == 1 and first_lead_rule(v) == "lowest_club" and v.first_lead_card_forced:
+        return {opening_club}
+    if v.spades_must_be_broken and not spades_broken and side_cards:
+        return side_cards
     return set(hand)
 
 

@@ -20,7 +20,7 @@ from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
 from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_1F, K_2F, K_B6, K_BN, K_NIL, K_ORDINARY, K_SM,
+    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_B6, KIND_OF_CODE,
     M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, MASKS_SIZE, MAX_SEATS, NIL,
     PHASE_BID, PHASE_BLIND, PHASE_PLAY, PHASE_REDEAL, V_B6_TRICKS, V_B6USED, V_BAG_LIMIT,
     V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_HAND_NO, V_JACKS, V_LED_SUIT, V_LEADER,
@@ -102,24 +102,6 @@ def _emit(trace, tp, ev, a, b, c, d, e):
         trace[i, 4] = d
         trace[i, 5] = e
     tp[0] = i + 1
-
-
-@nb.njit(cache=True)
-def bid_kind(code):
-    """Bid kind (K_*) of a bid code."""
-    if code == NIL:
-        return K_NIL
-    if code == B_1F:
-        return K_1F
-    if code == B_2F:
-        return K_2F
-    if code == B_B6:
-        return K_B6
-    if code == B_BN:
-        return K_BN
-    if code == B_SM:
-        return K_SM
-    return K_ORDINARY
 
 
 @nb.njit(cache=True)
@@ -214,22 +196,16 @@ def score_bid(p, code, t, jacks, g):
             base = -v
             if p.failed_nil_tricks_as_bags:
                 bags = t
-    elif code == B_1F:
-        if t == 1:
-            base = p.one_for_fifty_value
-        elif t >= 2:
-            base = 10
-            bags = t - 1
+    elif code == B_1F or code == B_2F:  # exactly k; more falls back to an ordinary k
+        k = 1 if code == B_1F else 2
+        value = p.one_for_fifty_value if code == B_1F else p.two_for_forty_value
+        if t == k:
+            base = value
+        elif t > k:
+            base = 10 * k
+            bags = t - k
         else:
-            base = -p.one_for_fifty_value
-    elif code == B_2F:
-        if t == 2:
-            base = p.two_for_forty_value
-        elif t >= 3:
-            base = 20
-            bags = t - 2
-        else:
-            base = -p.two_for_forty_value
+            base = -value
     elif code == B_B6:
         if t >= p.blind_six_tricks:
             base = p.blind_six_value
@@ -639,7 +615,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         if record:
             row[3] = dealer
             for s in range(n):
-                kind = bid_kind(out[H_BID, s])
+                kind = KIND_OF_CODE[out[H_BID, s]]
                 row[G_N_KIND + kind] += 1
                 row[G_MADE_KIND + kind] += out[H_MADE, s]
                 if out[H_PENALTY, s] > 0 and p.bag_mode == BAG_ACCUMULATE:
