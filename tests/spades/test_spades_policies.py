@@ -58,3 +58,11 @@ def test_user_policy_example_loads_and_runs():
     assert (out[:, D["bid3"]] >= 1).all()
     basic = GAME.simulate("deal", variant(), table("basic"), 3, 0, 2000)
     assert out[:, D["bid3"]].mean() < basic[:, D["bid3"]].mean()
+
+
+def test_policies_doc_shows_the_example_file():
+    """The code block of docs/policies.md 'A complete example' is the example file's code."""
+    doc = open(os.path.join(ROOT, "docs", "policies.md")).read()
+    block = doc.split("## A complete example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    source = open(os.path.join(ROOT, "docs", "examples", "my_bots.py")).read()
+    assert block.strip() in source
