@@ -188,3 +188,23 @@ def test_deal_is_uniform_statistically(deal_df):
         assert abs(x.mean() - 13 * 17 / 51) < 4 * se
     dealer_share = np.bincount(deal_df["dealer"], minlength=3) / len(deal_df)
     assert np.all(np.abs(dealer_share - 1 / 3) < 4 * np.sqrt(2 / 9 / len(deal_df)))
+
+
+def test_deal_around_known_cards():
+    """deal_hands gives a seat its known cards and deals only the rest, one at a time."""
+    from simcards.core.cards import mask_of, parse_cards
+    from simcards.games.cutthroat.variant import form_array
+
+    f = form_array(CutthroatVariant())
+    known = np.uint64(mask_of(parse_cards("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH JH")))
+    hands = np.zeros(5, np.uint64)
+    cards = np.zeros(64, np.int64)
+    seen = set()
+    for i in range(20):
+        rng = np.array([i], np.uint64)
+        rules.deal_hands(np.uint64(f[2]), 3, 2, 1, known, cards, hands, rng)
+        assert hands[1] == known
+        assert hands[0] & hands[2] == 0 and (hands[0] | hands[1] | hands[2]) == np.uint64(f[2])
+        assert bin(int(hands[0])).count("1") == bin(int(hands[2])).count("1") == 17
+        seen.add(int(hands[0]))
+    assert len(seen) == 20
