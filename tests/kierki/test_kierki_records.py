@@ -2,7 +2,6 @@
 import textwrap
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from kierki_helpers import TABLES, traced_game, variant

@@ -94,33 +94,6 @@ _helper = nb.njit(cache=True, nogil=True)
 # ---------------------------------------------------------------- small helpers
 
 @_helper
-def suit_cards(mask, s):
-    return mask & _SM[s]
-
-
-@_helper
-def lowest_canonical(mask):
-    """Lowest-ranked card of ``mask``; equal ranks broken S, H, D, C."""
-    for r in range(13):
-        for s in SUIT_ORDER:
-            c = s * 13 + r
-            if mask & bit(c):
-                return c
-    return -1
-
-
-@_helper
-def highest_canonical(mask):
-    """Highest-ranked card of ``mask``; equal ranks broken S, H, D, C."""
-    for r in range(12, -1, -1):
-        for s in SUIT_ORDER:
-            c = s * 13 + r
-            if mask & bit(c):
-                return c
-    return -1
-
-
-@_helper
 def beats(c, w, trump):
     """Does card ``c`` beat the currently winning card ``w``?"""
     sc, sw = c // 13, w // 13

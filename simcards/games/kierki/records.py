@@ -6,7 +6,7 @@ import pandas as pd
 
 from simcards.core.game import Column, Unit
 from simcards.games.kierki import rules as R
-from simcards.games.kierki.variant import DEAL_TYPES, schedule
+from simcards.games.kierki.variant import DEAL_TYPES
 
 SEATS = "NESW"
 POSITIONS = ("dealer", "left", "opposite", "right")  # seat relative to the dealer (left = next clockwise)
@@ -252,4 +252,4 @@ def records_frame(unit: str, records: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(records, columns=u.column_names())
 
 
-__all__ = ["UNITS", "tally", "figures", "records_frame", "schedule"]
+__all__ = ["UNITS", "tally", "figures", "records_frame"]

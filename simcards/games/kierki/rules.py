@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.cards import SUIT_MASKS, bit, lowest_card, popcount
+from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.games.kierki import policies as P
 
@@ -173,22 +173,12 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_befo
             if cfg[C_OBLIGATION] == OB_MUST_OVERTRUMP:
                 played = trick_mask & _SM[trump]
                 if played:
-                    top = np.uint64(1) << np.uint64(63 - _clz(played))
+                    top = bit(highest_card(played))
                     higher = trumps & ~((top << np.uint64(1)) - np.uint64(1))
                     if higher:
                         return higher
             return trumps
     return hand
-
-
-@_jit
-def _clz(x):
-    n = 0
-    for i in range(63, -1, -1):
-        if (x >> np.uint64(i)) & np.uint64(1):
-            return n
-        n += 1
-    return 64
 
 
 @_jit
