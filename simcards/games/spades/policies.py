@@ -421,10 +421,13 @@ def expert_bid(view, rng):
     seat = view[V_SEAT]
     partner_bid = view[V_BID + (seat ^ 2)]
     est = expert_estimate(hand, view)
-    if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
-        if est < 3.0 and nil_risk(hand, view) < 2.0:
-            return 0
     team = seat & 1
+    # behind with the opponents close to the target: take more Nil risk
+    behind = (view[V_SCORE + 1 - team] >= view[V_TARGET] - 120
+              and view[V_SCORE + team] < view[V_SCORE + 1 - team])
+    if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
+        if est < (3.5 if behind else 3.0) and nil_risk(hand, view) < (2.6 if behind else 2.0):
+            return 0
     # round up from .2; near the bag limit from .05 (an overtrick costs more there)
     near_limit = view[V_BAGS + team] >= view[V_BAG_LIMIT] - 3
     want = int(est + (0.95 if near_limit else 0.8))
