@@ -37,13 +37,19 @@ def low_card(m):
     return popcount(np.uint64((m & -m) - 1))
 
 
-@nb.njit(nb.int64(nb.int64), cache=True)
+SPADE_SHIFT = 13 * SPADES
+OTHER_ACES = sum(1 << card(12, s) for s in range(4) if s != SPADES)
+TEN_OF_DIAMONDS = card(8, DIAMONDS)
+
+
+@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
 def mask_points(m):
-    """Card points in a mask."""
-    t = 0
-    while m:
-        t += PTS[low_card(m)]
-        m &= m - 1
+    """Card points in a mask: spades by value, the other aces 1, TD 6."""
+    t = ncards(m & OTHER_ACES) + 6 * ((m >> TEN_OF_DIAMONDS) & 1)
+    sp = (m >> SPADE_SHIFT) & 0x1FFF
+    while sp:
+        t += VAL[low_card(sp)]  # VAL of rank r in the first suit = value of rank r
+        sp &= sp - 1
     return t
 
 

@@ -140,15 +140,19 @@ def basic_bid(view, rng):
     return 13
 
 
-@nb.njit(cache=True, nogil=True)
-def basic_score(view, moves, i):
+@nb.njit(cache=True, nogil=True, inline="always")
+def basic_score(view, moves, i, houses, bonus):
     kind = moves[i, M_KIND]
     card = moves[i, M_CARD]
     if kind == CAPTURE:
-        taken = captured_cards(view, moves, i)
+        taken = (np.int64(1) << card) | moves[i, M_LOOSE]
+        left = houses
+        if moves[i, M_HOUSE]:
+            taken |= view[S_HOUSE + moves[i, M_TARGET]]
+            left &= ~(np.int64(1) << moves[i, M_TARGET])
         s = 10.0 + mask_points(taken) + 0.1 * ncards(taken)
-        if is_sweep(view, moves, i):
-            s += sweep_bonus(view, view[S_PLAY])
+        if left == 0 and view[S_LOOSE] & ~moves[i, M_LOOSE] == 0:
+            s += bonus
         return s
     if kind == BUILD or kind == ADD:
         return 5.0 + 0.5 * mask_points(moves[i, M_LOOSE] | (np.int64(1) << card))
@@ -160,11 +164,13 @@ def basic_score(view, moves, i):
 @nb.njit(MOVE_SIG, cache=True, nogil=True)
 def basic_move(view, moves, n, rng):
     """Greedy: the capture worth most points (sweeps count), else a build, else the cheapest throw."""
+    houses = houses_mask(view)
+    bonus = sweep_bonus(view, view[S_PLAY])
     best = -1e300
     ties = 0
     pick = 0
     for i in range(n):
-        take, best, ties = better(basic_score(view, moves, i), best, ties, rng)
+        take, best, ties = better(basic_score(view, moves, i, houses, bonus), best, ties, rng)
         if take:
             pick = i
     return pick

@@ -219,6 +219,10 @@ def legal_moves(st, p, cfg, W, moves):
     partner_free = cfg[C_PARTNER_FREE] != 0
     pbit = np.int64(1) << p
     enum_groups(loose, ws_mask, ws_sum, grp, ngrp)
+    sums = np.int64(1)  # bit t: some group sums to t (bit 0: the empty completion)
+    for t in range(1, 14):
+        if ngrp[t]:
+            sums |= np.int64(1) << t
     present = np.int64(0)
     owned = np.int64(0)
     ordinary = np.int64(0)
@@ -288,7 +292,7 @@ def legal_moves(st, p, cfg, W, moves):
                             n = emit(moves, n, CAPTURE, low_card(cm), v, x, take)
                             cm &= cm - 1
         # 2. BUILD / ADD
-        cand = (hv_after | present) & ~((np.int64(1) << max(minh, v)) - 1)
+        cand = (hv_after | present) & ~((np.int64(1) << max(minh, v)) - 1) & (sums << v)
         if opening:
             cand &= np.int64(1) << bid
         while cand:
@@ -307,8 +311,6 @@ def legal_moves(st, p, cfg, W, moves):
             else:
                 if (owned | Vbit) & ~hv_after:
                     continue
-            if v < V and ngrp[V - v] == 0:
-                continue
             nx = house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl)
             auto = loose & VALMASK[V]
             for i in range(nx):
@@ -324,10 +326,11 @@ def legal_moves(st, p, cfg, W, moves):
                     cm &= cm - 1
         # 3. BREAK
         if not opening and ordinary:
-            for w in range(minh, 14):
-                wbit = np.int64(1) << w
-                if not (ordinary & wbit):
-                    continue
+            ws = ordinary
+            while ws:
+                wbit = ws & -ws
+                ws &= ws - 1
+                w = low_card(wbit)
                 v2 = w + v
                 if v2 > 13:
                     break
