@@ -71,8 +71,8 @@ def format_hand_trace(trace_row, rec_row) -> str:
 
 def trace_record(unit: str, variant, table, seed: int, index: int):
     """(record row, list of (trace row, deal row) per hand) of record ``index``."""
-    if unit == "deal":
-        out, trace = run_kernel("deal", variant, table, seed, index, 1, trace_rows=1)
+    if unit != "game":
+        out, trace = run_kernel(unit, variant, table, seed, index, 1, trace_rows=1)
         return out[0], [(trace[0], out[0])]
     rows = variant.max_hands * variant.match_wins
     out, trace = run_kernel("game", variant, table, seed, index, 1, trace_rows=rows)
@@ -89,8 +89,8 @@ def deal_row_from_trace(variant, trace_row) -> np.ndarray:
 
 def replay(unit: str, variant, table, seed: int, index: int) -> str:
     """Text trace of record ``index`` of ``seed``: every hand, bid, exchange, trick and score."""
-    record, hands = trace_record(unit, variant, table, seed, index)
     unit = unit or "deal"
+    record, hands = trace_record(unit, variant, table, seed, index)
     head = f"Spades, seed {seed}, {unit} {index}"
     if variant.changed():
         head += "  (" + ", ".join(f"{k}={v}" for k, v in variant.changed().items()) + ")"
