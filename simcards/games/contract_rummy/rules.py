@@ -779,7 +779,9 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
             continue
         if pub[P_BUYS + q] >= cfg[C_MAX_BUYS]:
             continue
-        if not stock_available(cfg, pub, pen + 1):
+        # the stock (refilled from the pile without the bought card if empty) must
+        # supply the penalty cards and the player's own draw
+        if pub[P_STOCK] < pen + 1 and (pub[P_STOCK] > 0 or cfg[C_EXHAUST] != 0 or pl - 2 < pen + 1):
             return
         top = pub[P_PILE + pl - 1]
         opts[0] = top
