@@ -599,8 +599,7 @@ def expert_play(view, rng):
     if opp_nil >= 0 and need < left - 2:
         # attack the Nil: keep it winning, lead and follow low under it
         if npl == 0:
-            ok = legal
-            m = ok & ~trumps_m
+            m = legal & ~trumps_m  # side suits the Nil bidder still holds
             for s in range(3):
                 if (view[V_VOIDS + opp_nil] >> s) & 1:
                     m &= ~np.uint64(view[V_SUITS + s])
