@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcards.core.errors import SimcardsError
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.seep import policies as _policies
@@ -19,8 +20,13 @@ def simulate(unit: str, variant: SeepVariant, table, seed: int, start: int, coun
     """Records ``start .. start+count-1`` of ``seed`` as an int64 array [count, ncols]."""
     u = GAME.unit(unit)
     out = np.zeros((count, len(u.columns)), dtype=np.int64)
-    simulate_kernel(UNIT_CODES[u.name], cfg_of(variant), table["bid"], table["move"],
-                    int(seed), int(start), int(count), out)
+    try:
+        simulate_kernel(UNIT_CODES[u.name], cfg_of(variant), table["bid"], table["move"],
+                        int(seed), int(start), int(count), out)
+    except ValueError as exc:  # the kernel's own checks (illegal policy answers, limits)
+        if str(exc).startswith("seep:"):
+            raise SimcardsError(str(exc)) from None
+        raise
     return out
 
 

@@ -82,19 +82,20 @@ def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
     for k in range(1, 49):
         st = tr_state[k - 1]
         p = (bidder + k - 1) % 4
-        n = int(tr_off[k] - tr_off[k - 1]) if k < 48 else int(tr_off[48] - tr_off[47])
+        n = int(tr_off[k] - tr_off[k - 1])
         row = tr_moves[tr_off[k - 1] + tr_choice[k - 1]]
-        after = tr_state[k] if k < 48 else None
+        after = tr_state[k]
         if k == 2:
             lines.append("Remaining cards dealt: " + "; ".join(
                 f"P{s} {cards_text(st[S_HANDS + s])}" for s in range(4)))
         text = f"{k:2d}. P{p} ({n:2d} legal) {move_text(st, row)}"
-        if after is not None:
+        if k < 48:
             text += f"  | {floor_text(after)}"
-            sw = [int(after[S_SWEEP_PTS + t] - st[S_SWEEP_PTS + t]) for t in range(2)]
-            swept = int(row[0]) == CAPTURE and not after[S_LOOSE] and not any(after[S_HOUSE + v] for v in range(14))
-            if swept:
-                text += f"  SWEEP (+{max(sw)})"
+        swept = (int(row[0]) == CAPTURE and not any(after[S_HOUSE + v] for v in range(14))
+                 and (not after[S_LOOSE] if k < 48 else not after[S_LEFTOVER]))
+        if swept:
+            gained = max(int(after[S_SWEEP_PTS + t] - st[S_SWEEP_PTS + t]) for t in range(2))
+            text += f"  SWEEP (+{gained})"
         lines.append(text)
     if last[S_LEFTOVER]:
         lines.append(f"Leftover {cards_text(last[S_LEFTOVER])} to team {TEAM[int(last[S_LEFTOVER_TEAM])]}")
@@ -105,6 +106,47 @@ def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
 
 
 def replay(unit: str, variant, table, seed: int, index: int) -> str:
-    """Trace of record ``index``: for deal records the deal; for baazi/match records its first deal."""
-    head = "" if unit == "deal" else f"(first deal of {unit} {index})\n"
-    return head + format_trace(*trace(variant, table, seed, index))
+    """Trace of record ``index``: one deal, or every deal of a baazi or match record."""
+    from simcards.games.seep.rules import baazi_step, first_dealer, next_dealer
+
+    if unit == "deal":
+        return format_trace(*trace(variant, table, seed, index))
+    cfg = cfg_of(variant)
+    dealer = int(first_dealer(cfg, int(seed), int(index)))
+    wins = [0, 0]
+    parts = []
+    j = baazis = capped = 0
+    while True:
+        D, deals = 0, 0
+        baazis += 1
+        parts.append(f"=== Baazi {baazis} ===")
+        while True:
+            states, moves, offsets, choices = trace(variant, table, seed, index, deal=j, dealer=dealer, D=D)
+            parts.append(f"--- Deal {j + 1} ---")
+            parts.append(format_trace(states, moves, offsets, choices))
+            j += 1
+            deals += 1
+            D, loser, by_min = (int(x) for x in baazi_step(cfg, D, states[48]))
+            last = states[48]
+            dealer = int(next_dealer(cfg, dealer, D, int(last[S_SCORE]), int(last[S_SCORE + 1]), loser))
+            if loser >= 0:
+                winner = 1 - loser
+                wins[winner] += 1
+                how = "the 9-point rule" if by_min else "the lead"
+                parts.append(f"Team {TEAM[winner]} wins baazi {baazis} by {how}; next dealer P{dealer}")
+                break
+            parts.append(f"D = {D:+d}; next dealer P{dealer}")
+            if variant.max_deals_per_baazi and deals >= variant.max_deals_per_baazi:
+                capped += 1
+                parts.append(f"Baazi {baazis} stopped by max_deals_per_baazi")
+                break
+        if unit == "baazi":
+            break
+        n = variant.match_baazis
+        if variant.match_mode == "fixed_count" and baazis >= n:
+            break
+        if variant.match_mode == "first_to" and (max(wins) >= n or baazis >= 1000 * n):
+            break
+    if unit == "match":
+        parts.append(f"Match: team A {wins[0]} baazi(s), team B {wins[1]}")
+    return "\n".join(parts)

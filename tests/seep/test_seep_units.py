@@ -1,0 +1,80 @@
+"""Dealer and baazi flags of section 6, replay of whole baazis, user policies."""
+import numpy as np
+import pytest
+
+from seep_util import variant
+from simcards.core.errors import SimcardsError
+from simcards.games.seep import GAME
+from simcards.games.seep.layout import S_CARD_PTS, S_SCORE, S_SWEEP_PTS, ST_SIZE
+from simcards.games.seep.rules import baazi_step, cfg_of, next_dealer, start_deal
+
+
+def scored(a, b, sweeps=(0, 0)):
+    st = np.zeros(ST_SIZE, np.int64)
+    start_deal(st, cfg_of(variant()), 0, 0)
+    st[S_CARD_PTS], st[S_CARD_PTS + 1] = a - sweeps[0], b - sweeps[1]
+    st[S_SWEEP_PTS], st[S_SWEEP_PTS + 1] = sweeps
+    st[S_SCORE], st[S_SCORE + 1] = a, b
+    return st
+
+
+def test_lead_inclusive_flag():
+    assert baazi_step(cfg_of(variant()), 40, scored(80, 20)) == (0, 1, False)
+    assert baazi_step(cfg_of(variant(baazi_lead_inclusive=False)), 40, scored(80, 20)) == (100, -1, False)
+    assert baazi_step(cfg_of(variant(baazi_lead=50)), 0, scored(75, 25)) == (0, 1, False)
+
+
+def test_min_points_flags():
+    st = scored(58, 42 + 50 + 50, sweeps=(50, 100))  # A: 8 card points + one sweep
+    assert baazi_step(cfg_of(variant()), 0, st)[1] == -1
+    assert baazi_step(cfg_of(variant(min_points_includes_sweeps=False)), 0, st) == (0, 0, True)
+    assert baazi_step(cfg_of(variant(min_points_rule=False)), 0, scored(5, 95)) == (-90, -1, False)
+    assert baazi_step(cfg_of(variant(min_points_threshold=20)), 0, scored(15, 85)) == (0, 0, True)
+
+
+def test_dealer_flags():
+    nd = lambda v, dealer, D, a, b, loser: next_dealer(cfg_of(v), dealer, D, a, b, loser)
+    assert nd(variant(dealer_rule="rotate"), 2, -40, 30, 70, -1) == 3
+    assert nd(variant(dealer_rule="rotate"), 3, 0, 130, 20, 1) == 0
+    # last_deal basis: team A lost the deal although ahead in D -> dealer on A
+    assert nd(variant(losing_team_basis="last_deal"), 1, 30, 40, 60, -1) == 2
+    assert nd(variant(), 1, 30, 40, 60, -1) == 1
+    assert nd(variant(tie_dealer="rotate"), 1, 0, 50, 50, -1) == 2
+    # after a baazi lost by team B with dealer P3 (team B): W = P3
+    assert nd(variant(), 3, 0, 120, 30, 1) == 1
+    assert nd(variant(dealer_after_baazi="dealer_partner"), 3, 0, 120, 30, 1) == 1
+    assert nd(variant(dealer_after_baazi="left_of_dealer"), 3, 0, 120, 30, 1) == 2
+    assert nd(variant(dealer_after_baazi="no_shift"), 3, 0, 120, 30, 1) == 3
+    assert nd(variant(dealer_after_baazi="no_shift"), 2, 0, 120, 30, 1) == 3
+
+
+def test_replay_of_a_baazi_matches_its_record():
+    v = variant()
+    table = GAME.policies.table(["basic"])
+    rec = GAME.simulate("baazi", v, table, 12, 4, 1)[0]
+    text = GAME.replay("baazi", v, table, 12, 4)
+    assert text.count("--- Deal ") == rec[1]
+    assert f"Team {'AB'[rec[2]]} wins baazi 1" in text and f"next dealer P{rec[8]}" in text
+
+
+def test_user_policy_file(tmp_path):
+    bots = tmp_path / "seep_bots.py"
+    bots.write_text(
+        "from simcards import Policy\n"
+        "from simcards.games.seep import policies as sp\n"
+        "def first_capture(view, moves, n, rng):\n"
+        "    for i in range(n):\n"
+        "        if moves[i, 0] == 0:\n"
+        "            return i\n"
+        "    return n - 1\n"
+        "greedy = Policy('greedy', move=first_capture, base=sp.BASIC)\n"
+        "def bad_bid(view, rng):\n"
+        "    return 3\n"
+        "broken = Policy('broken', bid=bad_bid, base=sp.BASIC)\n")
+    table = GAME.policies.table([f"{bots}:greedy", "basic"])
+    out = GAME.simulate("deal", variant(), table, 1, 0, 200)
+    assert ((out[:, 7] + out[:, 8]) == 100).all()
+    with pytest.raises(SimcardsError, match="illegal bid"):
+        GAME.simulate("deal", variant(first_dealer=3), GAME.policies.table([f"{bots}:broken"]), 1, 0, 5)
+    with pytest.raises(SimcardsError):
+        GAME.policies.table([f"{bots}:nothing"])
