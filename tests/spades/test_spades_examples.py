@@ -218,3 +218,25 @@ def test_illegal_play_is_rejected():
     plays[0], plays[4] = plays[4], plays[0]  # seat 1 leads a card of trick 2 instead
     with pytest.raises(SimcardsError):
         score_hand(hands, 0, [3, 3, 3, 3], [0] * 4, {}, plays, variant())
+
+
+def test_referee_rejects_illegal_bids_and_exchanges():
+    hands, plays = build_hand((3, 4, 3, 3), dealer=W)
+    # forbid_total_bids_13: N, E, S bid 3+4+3 = 10, so the dealer W may not bid 3
+    with pytest.raises(SimcardsError, match="seat 3 may not bid 3"):
+        score_hand(hands, W, [3, 4, 3, 3], [0] * 4, {}, plays, variant(forbid_total_bids_13=True))
+    score_hand(hands, W, [3, 4, 3, 3], [0] * 4, {}, plays, variant())
+    # Nil not allowed
+    with pytest.raises(SimcardsError, match="may not bid 0"):
+        score_hand(hands, W, [3, 4, 0, 3], [0] * 4, {}, plays, variant(nil_allowed=False))
+    # a seat that looked (optional misdeal) may not bid Blind Nil
+    with pytest.raises(SimcardsError, match="may not bid BN"):
+        score_hand(hands, W, [3, 0, 3, 3], [0, 1, 0, 0], {}, plays, variant(blind_nil_exchange_count=0),
+                   looked={E})
+    # an exchange where none is due, and cards a seat does not hold
+    with pytest.raises(SimcardsError, match="may not exchange"):
+        score_hand(hands, W, [3, 4, 3, 3], [0] * 4, {N: hands[N][:3], S: hands[S][:3]}, plays, variant())
+    dealt, plays_bn, exch = _bn_exchange((3, 6, 4, 0), dealer=S)
+    bad = {W: exch[E], E: exch[W]}
+    with pytest.raises(SimcardsError, match="does not hold"):
+        score_hand(dealt, S, [4, 5, 3, 0], [0, 0, 0, 1], bad, plays_bn, variant(), scores=[320, 150])
