@@ -3,7 +3,7 @@
 Rules: shared/rules/kierki.md; docs: docs/games/kierki.md.
 """
 from simcards.core.game import Game
-from simcards.games.kierki import records, replay as _replay
+from simcards.games.kierki import odds, records, replay as _replay
 from simcards.games.kierki.policies import CATALOG
 from simcards.games.kierki.rules import run_records
 from simcards.games.kierki.variant import PRESETS, KierkiVariant
@@ -29,4 +29,5 @@ GAME = Game(
     figures=records.figures,
     replay=_replay.replay,
     shortcuts={"deal-type": "deal_type"},
+    odds={"trump": odds.TRUMP},
 )
