@@ -78,3 +78,23 @@ def test_user_policy_file(tmp_path):
         GAME.simulate("deal", variant(first_dealer=3), GAME.policies.table([f"{bots}:broken"]), 1, 0, 5)
     with pytest.raises(SimcardsError):
         GAME.policies.table([f"{bots}:nothing"])
+
+
+def test_deal_around_known_cards():
+    from simcards.core.cards import mask_of, parse_cards
+    from simcards.games.seep.cards import VALMASK
+    from simcards.games.seep.rules import shuffle_deal
+    known = mask_of(parse_cards("KS 3H"))
+    bid_mask = int(np.bitwise_or.reduce(VALMASK[9:14]))
+    deck = np.zeros(52, np.int64)
+    rng = np.array([12345], dtype=np.uint64)
+    firsts = set()
+    for _ in range(50):
+        assert shuffle_deal(deck, rng, bid_mask, known) == 0  # the KS allows a bid: never a redeal
+        assert set(deck[:2]) == set(parse_cards("KS 3H")) and sorted(deck) == list(range(52))
+        firsts.add(int(deck[2]))
+    assert len(firsts) > 20
+    # without a bid card among the known ones the shuffle redeals until one arrives
+    low = mask_of(parse_cards("2C 3D 4H"))
+    redeals = sum(shuffle_deal(deck, rng, bid_mask, low) for _ in range(200))
+    assert redeals > 0 and all((1 << int(c)) & bid_mask for c in deck[3:4])

@@ -451,13 +451,26 @@ def apply_move(st, p, kind, card, target, x, take):
 # ------------------------------------------------------------------ deal, bid, play
 
 @nb.njit(cache=True, nogil=True)
-def shuffle_deal(deck, rng, bid_mask):
-    """Shuffle until the bidder's four cards (deck[0..3]) allow a bid; return the redeals."""
+def shuffle_deal(deck, rng, bid_mask, known):
+    """Shuffle until the bidder's four cards (deck[0..3]) allow a bid; return the redeals.
+
+    ``known`` (a mask, usually 0) fixes cards at the front of the deck, i.e. in the
+    bidder's hand; only the other cards are shuffled (dealing around a known hand).
+    """
     redeals = 0
+    nk = ncards(known)
     while True:
-        for i in range(52):
-            deck[i] = i
-        shuffle(deck, rng)
+        j = 0
+        m = known
+        while m:
+            deck[j] = low_card(m)
+            m &= m - 1
+            j += 1
+        for c in range(52):
+            if not (known >> c) & 1:
+                deck[j] = c
+                j += 1
+        shuffle(deck[nk:], rng)
         h = np.int64(0)
         for i in range(4):
             h |= np.int64(1) << deck[i]
@@ -518,7 +531,7 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
     bid_mask = np.int64(0)
     for v in range(cfg[C_MIN_BID], 14):
         bid_mask |= VALMASK[v]
-    st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask)
+    st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask, np.int64(0))
     h = np.int64(0)
     f = np.int64(0)
     for i in range(4):
