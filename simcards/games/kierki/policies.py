@@ -216,6 +216,9 @@ def _negative_play(info, masks, careful):
                 key = popcount(others & (bit(low) - np.uint64(1))) * 64 + popcount(hand & _SM[s]) * 4
                 key += _void_others(masks, info[I_SEAT], s) * 512
                 key += 0 if _danger(info, low, 1) == 0 else 2048
+                if hand & bit(37) and info[I_PEN + 37] != 0:
+                    # holding the penalised KH: make a void to discard it on
+                    key += popcount(hand & _SM[s]) * 256
             else:
                 key = (low % 13) * 16 + popcount(hand & _SM[s])
             if sure_win:
