@@ -211,7 +211,11 @@ def test_referee_sampled_standard_games():
     v = variant()
     for policy in ("random", "basic", "expert"):
         for index in range(0, 100 * 37, 37):
-            check_game(v, policy, 2024, index)
+            rec, _ = check_game(v, policy, 2024, index)
+            # the two halves: -2600 in the negative deals, +2600 in trumps and lottery
+            assert rec[R.G_NEG:R.G_NEG + 4].sum() == -2600
+            assert rec[R.G_TRUMPS:R.G_TRUMPS + 4].sum() + rec[R.G_LOTTERY:R.G_LOTTERY + 4].sum() == 2600
+            assert (rec[R.G_NEG:R.G_NEG + 4] <= 0).all() and (rec[R.G_TOTAL:R.G_TOTAL + 4] <= 2100).all()
 
 
 @pytest.mark.parametrize("policy", ["random", "basic", "expert"])
