@@ -17,7 +17,9 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
@@ -48,6 +50,18 @@ _policy = nb.njit(SIG, cache=True, nogil=True)
 
 
 @_jit
+def highest_card(x):
+    """Highest card of a mask (-1 if empty), with the CPU's bit-scan (no branches on the value)."""
+    return np.int64(63 - leading_zeros(x)) if x else -1
+
+
+@_jit
+def lowest_of(x):
+    """Lowest card of a non-empty mask, with the CPU's bit-scan."""
+    return np.int64(trailing_zeros(x))
+
+
+@_jit
 def weakest(cards):
     """The card of lowest strength: the lowest-ranked side card, else the lowest trump."""
     best = -1
@@ -55,12 +69,12 @@ def weakest(cards):
     for su in range(3):
         m = cards & SUITS[su]
         if m:
-            c = lowest_card(m)
+            c = lowest_of(m)
             if c - 13 * su < best_rank:
                 best_rank = c - 13 * su
                 best = c
     if best < 0:
-        best = lowest_card(cards & TRUMPS)
+        best = lowest_of(cards & TRUMPS)
     return best
 
 
