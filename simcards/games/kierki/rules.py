@@ -422,14 +422,10 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
     for s in range(4):
         res[R_SEVENS + s] = popcount(hands[s] & _seven_mask(cfg))
     first = (dealer + 1) % 4
-    if deal_type == LOTTERY:
-        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, -1, 0)
-    elif deal_type == TRUMPS:
+    if deal_type == TRUMPS:
         chooser = dealer if cfg[C_TRUMP_CHOOSER] == 0 else (dealer + 1) % 4
         first = dealer if cfg[C_TRUMP_LEADER] == 0 else (dealer + 1) % 4
-        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, first, 0)
-    else:
-        _trace(trace, EV_DEAL, deal_no, deal_type, dealer, first, 0)
+    _trace(trace, EV_DEAL, deal_no, deal_type, dealer, -1 if deal_type == LOTTERY else first, 0)
     for s in range(4):
         _trace(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
     if deal_type == LOTTERY:
