@@ -284,3 +284,21 @@ def test_rotating_seats_rotates_scores(dt, policy, seed):
         results.append(res[R.R_SCORE:R.R_SCORE + 4])
     for r in range(4):
         assert [results[r][(s + r) % 4] for s in range(4)] == list(results[0])
+
+
+def test_dealing_is_uniform_statistically():
+    """7s per hand follow the hypergeometric law; random first dealers are uniform (4 SE tolerance)."""
+    from math import comb
+
+    v = variant(deal_type="lottery")
+    recs = R.run_records("deal", v, TABLES["random"], 77, 0, 20000)
+    sevens = recs[:, R.R_SEVENS:R.R_SEVENS + 4]
+    assert (sevens.sum(axis=1) == 4).all()
+    x = sevens.ravel()
+    for k in range(5):
+        p = comb(4, k) * comb(48, 13 - k) / comb(52, 13)
+        se = np.sqrt(p * (1 - p) / len(x)) * 2  # the four hands of a deal are dependent: be generous
+        assert abs((x == k).mean() - p) < 4 * se
+    dealers = recs[:, R.R_DEALER]
+    for s in range(4):
+        assert abs((dealers == s).mean() - 0.25) < 4 * np.sqrt(0.25 * 0.75 / len(dealers))
