@@ -168,3 +168,20 @@ def test_basic_beats_random_in_the_robber():
     diff = recs[:, R.R_SCORE] - recs[:, R.R_SCORE + 1:R.R_SCORE + 4].mean(axis=1)
     se = diff.std(ddof=1) / np.sqrt(len(diff))
     assert diff.mean() > 4 * se
+
+
+def test_illegal_user_policy_is_one_clear_error(tmp_path):
+    path = tmp_path / "my_bad_kierki_bot.py"
+    path.write_text(textwrap.dedent('''
+        from simcards.core.policy import Policy
+        from simcards.games.kierki.policies import BASIC
+
+        def always_2c(info, masks, rng):
+            return 0
+
+        bad = Policy("bad", play=always_2c, base=BASIC)
+    '''))
+    table = GAME.policies.table([f"{path}:bad"] * 4)
+    with pytest.raises(SimcardsError) as e:
+        GAME.simulate("game", variant(), table, 1, 0, 5)
+    assert "illegal card" in str(e.value) and "\n" not in str(e.value)

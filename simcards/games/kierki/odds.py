@@ -48,9 +48,12 @@ def simulate(query, variant, table, seed, start, count):
     out = np.zeros((count, len(COLUMNS)), np.int64)
     opts = np.array(query["options"], np.int64)
     work = np.zeros((count, len(opts) + 1), np.int64)
-    simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
-                           cons.min_len, cons.max_len, query["chooser"], query["dealer"], leader, seen, opts,
-                           np.uint64(seed), np.int64(start), np.int64(count), work)
+    try:
+        simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
+                               cons.min_len, cons.max_len, query["chooser"], query["dealer"], leader, seen, opts,
+                               np.uint64(seed), np.int64(start), np.int64(count), work)
+    except ValueError as exc:  # raised inside the kernel
+        raise SimcardsError(str(exc)) from None
     out[:, :] = -1
     for k, o in enumerate(opts):
         out[:, _col(o)] = work[:, k]

@@ -26,6 +26,7 @@ import numpy as np
 from numba import types
 
 from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
+from simcards.core.errors import SimcardsError
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.games.kierki import policies as P
 
@@ -695,9 +696,12 @@ def run_records(unit, variant, table, seed, start, count, trace=None, script=Non
     cfg, sched, card_pen, trick_pen, pen_mask = kernel_tables(variant)
     kernel, width = (simulate_games, GAME_LEN) if unit == "game" else (simulate_deals, RES_LEN)
     out = np.zeros((count, width), np.int64)
-    kernel(cfg, sched, card_pen, trick_pen, pen_mask, table["play"], table["trump"], table["lottery"],
-           np.uint64(seed), np.int64(start), np.int64(count), out,
-           NO_TRACE if trace is None else trace, NO_SCRIPT if script is None else script)
+    try:
+        kernel(cfg, sched, card_pen, trick_pen, pen_mask, table["play"], table["trump"], table["lottery"],
+               np.uint64(seed), np.int64(start), np.int64(count), out,
+               NO_TRACE if trace is None else trace, NO_SCRIPT if script is None else script)
+    except ValueError as exc:  # raised inside the kernel: an illegal policy choice
+        raise SimcardsError(f"{exc} (seed {seed}, records {start}..{start + count - 1})") from None
     return out
 
 
