@@ -39,6 +39,9 @@ from simcards.games.seep.layout import (
     S_NCARDS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )
 
+# built-ins never allocate: compiled without reference counting (see rules.hot)
+hot = nb.njit(cache=True, nogil=True, _nrt=False)
+
 BID_SIG = types.int64(types.int64[:], types.uint64[:])
 MOVE_SIG = types.int64(types.int64[:], types.int64[:, :], types.int64, types.uint64[:])
 
@@ -50,7 +53,7 @@ DECISIONS = (
 
 # ------------------------------------------------------------------ shared helpers
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def sweep_bonus(view, k):
     """The bonus a sweep would earn on play ``k`` (rules 4.3)."""
     if k == 48:
@@ -60,7 +63,7 @@ def sweep_bonus(view, k):
     return view[S_SWEEP_VALUE]
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def houses_mask(view):
     """Bit v set for every house value on the floor."""
     m = np.int64(0)
@@ -70,7 +73,7 @@ def houses_mask(view):
     return m
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def captured_cards(view, moves, i):
     """Cards a CAPTURE move takes, the played card included."""
     c = (np.int64(1) << moves[i, M_CARD]) | moves[i, M_LOOSE]
@@ -79,7 +82,7 @@ def captured_cards(view, moves, i):
     return c
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def is_sweep(view, moves, i):
     """Whether a CAPTURE move leaves the floor empty."""
     if moves[i, M_KIND] != CAPTURE:
@@ -92,7 +95,7 @@ def is_sweep(view, moves, i):
     return hm == 0
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def better(s, best, ties, rng):
     """Running argmax with uniform tie-breaking: (take it?, new best, new tie count)."""
     if s > best + 1e-9:
@@ -105,7 +108,7 @@ def better(s, best, ties, rng):
 
 # ------------------------------------------------------------------ random
 
-@nb.njit(BID_SIG, cache=True, nogil=True)
+@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
 def random_bid(view, rng):
     """A uniformly random legal bid value."""
     hand = view[S_HAND]
@@ -122,7 +125,7 @@ def random_bid(view, rng):
     return 13
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True)
+@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
 def random_move(view, moves, n, rng):
     """A uniformly random legal move."""
     return below(rng, n)
@@ -130,7 +133,7 @@ def random_move(view, moves, n, rng):
 
 # ------------------------------------------------------------------ basic
 
-@nb.njit(BID_SIG, cache=True, nogil=True)
+@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
 def basic_bid(view, rng):
     """The highest value held."""
     hand = view[S_HAND]
@@ -140,7 +143,7 @@ def basic_bid(view, rng):
     return 13
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def basic_score(view, moves, i, houses, bonus):
     kind = moves[i, M_KIND]
     card = moves[i, M_CARD]
@@ -161,7 +164,7 @@ def basic_score(view, moves, i, houses, bonus):
     return -PTS[card] - 0.01 * VAL[card]
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True)
+@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
 def basic_move(view, moves, n, rng):
     """Greedy: the capture worth most points (sweeps count), else a build, else the cheapest throw."""
     houses = houses_mask(view)
@@ -178,7 +181,7 @@ def basic_move(view, moves, n, rng):
 
 # ------------------------------------------------------------------ expert
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def p_holds(u, h, U):
     """P(a hand of ``h`` cards drawn from ``U`` unseen cards holds one of ``u`` given ones)."""
     if u <= 0 or h <= 0 or U <= 0:
@@ -189,7 +192,7 @@ def p_holds(u, h, U):
     return 1.0 - q
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def unseen_cards(view):
     """Cards the decider has not seen: other hands (and the stock before it is dealt)."""
     seen = view[S_HAND] | view[S_LOOSE] | view[S_PILE] | view[S_PILE + 1]
@@ -198,7 +201,7 @@ def unseen_cards(view):
     return ALL_CARDS & ~seen
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def sweepable_value(loose, house_value):
     """A value whose card would take the whole floor in one capture (0 if none is obvious).
 
@@ -219,7 +222,7 @@ def sweepable_value(loose, house_value):
     return t
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def expert_score(view, moves, i, unseen, n_unseen):
     p = view[S_SEAT]
     k = view[S_PLAY]
@@ -281,7 +284,7 @@ def expert_score(view, moves, i, unseen, n_unseen):
     return s
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True)
+@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
 def expert_move(view, moves, n, rng):
     """One-ply expected points: card points and sweeps taken, houses weighed by the chance
     the opponents capture them first, minus the chance the next opponent sweeps."""
@@ -308,7 +311,7 @@ for _v, _one, _two in ((9, -9.0, -4.9), (10, -7.3, -0.9), (11, -7.5, -2.5), (12,
     BID_TABLE[_v, 3] = BID_TABLE[_v, 4] = _two + 4.0
 
 
-@nb.njit(BID_SIG, cache=True, nogil=True)
+@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
 def expert_bid(view, rng):
     """The bid with the best expected margin for the bidder's team (see docs: a calibrated table)."""
     hand = view[S_HAND]

@@ -28,6 +28,10 @@ from simcards.games.seep.layout import (
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
 )
 
+# Hot helpers never allocate: compiled without reference counting (``_nrt=False``),
+# whose atomic increments otherwise dominate the run time, and left to LLVM to inline.
+hot = nb.njit(cache=True, nogil=True, _nrt=False)
+
 MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
 MAX_GROUPS = 1 << 13      # groups per target value
 MAX_MOVES = 1 << 13       # legal moves per decision ("fail loudly past a limit", A.2)
@@ -52,7 +56,7 @@ _make_work_nb = nb.njit(cache=True, nogil=True)(make_work)
 
 # ------------------------------------------------------------------ subset machinery
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def enum_groups(loose, ws_mask, ws_sum, grp, ngrp):
     """Every non-empty subset of ``loose`` whose values sum to t <= 13, into ``grp[t]``."""
     for t in range(14):
@@ -83,7 +87,7 @@ def enum_groups(loose, ws_mask, ws_sum, grp, ngrp):
                 ngrp[s] = k + 1
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def filter_groups(grp, ngrp, t, avail, gl):
     """Copy the groups for ``t`` lying inside ``avail`` into ``gl``; return their number."""
     k = 0
@@ -95,7 +99,7 @@ def filter_groups(grp, ngrp, t, avail, gl):
     return k
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def packables(gl, k, out, sm, sj):
     """All distinct unions of disjoint groups from ``gl[:k]`` (the empty set included)."""
     n = 0
@@ -126,7 +130,7 @@ def packables(gl, k, out, sm, sj):
     return n
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def is_maximal(x, gl, k):
     """No group of ``gl[:k]`` (all inside the available set) avoids ``x``."""
     for i in range(k):
@@ -135,7 +139,7 @@ def is_maximal(x, gl, k):
     return True
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def add_owner(owners, p):
     """3.2 add_owner on a seat bitmask."""
     if owners & ((1 << p) | (1 << ((p + 2) % 4))):
@@ -143,7 +147,7 @@ def add_owner(owners, p):
     return owners | (1 << p)
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def emit(moves, n, kind, card, target, loose, house):
     if n >= moves.shape[0]:
         raise ValueError("seep: too many legal moves (limit exceeded)")
@@ -155,7 +159,7 @@ def emit(moves, n, kind, card, target, loose, house):
     return n + 1
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
     """Distinct loose sets X that join a card of value ``v`` in a house of value ``V``."""
     E = loose & ~VALMASK[V]
@@ -201,7 +205,7 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
 
 # ------------------------------------------------------------------ legal moves
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def legal_moves(st, p, cfg, W, moves):
     """Fill ``moves`` with every legal move of seat ``p`` (3.4); return their number."""
     ws_mask, ws_sum, grp, ngrp, gl, gl2, pk, sm, sj, xl = W
@@ -362,7 +366,7 @@ def legal_moves(st, p, cfg, W, moves):
 
 # ------------------------------------------------------------------ applying a move
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def sweep_value_for(st, k):
     """4.3: bonus of a sweep made on play ``k``."""
     if k == 48:
@@ -372,14 +376,14 @@ def sweep_value_for(st, k):
     return st[S_SWEEP_VALUE]
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def auto_merge(st, V):
     same = st[S_LOOSE] & VALMASK[V]
     st[S_LOOSE] &= ~same
     st[S_HOUSE + V] |= same
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def apply_move(st, p, kind, card, target, x, take):
     """Play one move (3.5) for seat ``p``; does not deal the stock."""
     b = np.int64(1) << card
@@ -450,7 +454,7 @@ def apply_move(st, p, kind, card, target, x, take):
 
 # ------------------------------------------------------------------ deal, bid, play
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def shuffle_deal(deck, rng, bid_mask, known):
     """Shuffle until the bidder's four cards (deck[0..3]) allow a bid; return the redeals.
 
@@ -479,7 +483,7 @@ def shuffle_deal(deck, rng, bid_mask, known):
         redeals += 1
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def deal_stock(st, deck):
     """2.5: the eleven packets of four after the opening play."""
     bidder = st[S_BIDDER]
@@ -493,7 +497,7 @@ def deal_stock(st, deck):
     st[S_STOCK] = 0
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@hot
 def make_view(st, p, view):
     for i in range(S_PRIVATE):
         view[i] = st[i]
@@ -501,7 +505,7 @@ def make_view(st, p, view):
     view[S_HAND] = st[S_HANDS + p]
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def start_deal(st, cfg, dealer, D):
     for i in range(ST_SIZE):
         st[i] = 0
@@ -522,7 +526,7 @@ def start_deal(st, cfg, dealer, D):
     st[S_LEFTOVER_TEAM] = -1
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
               trace, tr_state, tr_moves, tr_off, tr_choice):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
@@ -564,16 +568,18 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
             st[S_MAX_MOVES] = n
         st[S_SUM_MOVES] += n
         make_view(st, p, view)
-        i = move_funcs[p](view, moves[:n], n, rpol)
+        i = move_funcs[p](view, moves, n, rpol)
         if i < 0 or i >= n:
             raise ValueError("seep: a move policy returned an index outside the legal move list")
         if trace:
-            tr_state[k - 1, :] = st
+            for j in range(ST_SIZE):
+                tr_state[k - 1, j] = st[j]
             tr_off[k - 1] = off
             for j in range(n):
                 if off >= tr_moves.shape[0]:
                     raise ValueError("seep: trace buffer full")
-                tr_moves[off, :] = moves[j]
+                for c in range(M_COLS):
+                    tr_moves[off, c] = moves[j, c]
                 off += 1
             tr_choice[k - 1] = i
         if k == 1:
@@ -584,11 +590,12 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
             deal_stock(st, deck)
     finish_deal(st, cfg)
     if trace:
-        tr_state[48, :] = st
+        for j in range(ST_SIZE):
+            tr_state[48, j] = st[j]
         tr_off[48] = off
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def finish_deal(st, cfg):
     """Section 4: leftovers, the no-house check, card points and deal scores."""
     team = st[S_LAST_CAPTURE]
@@ -613,7 +620,7 @@ def finish_deal(st, cfg):
 
 # ------------------------------------------------------------------ baazi and match
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def min_points_loser(st, cfg):
     """5.2: the team under the threshold (-1 if none or the rule is off)."""
     if cfg[C_MIN_RULE] == 0:
@@ -625,7 +632,7 @@ def min_points_loser(st, cfg):
     return -1
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
     """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1."""
     if cfg[C_DEALER_RULE] == 1:
@@ -649,7 +656,7 @@ def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
     return w
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def baazi_step(cfg, D, st):
     """Result of one played deal: (new D, baazi loser or -1, by the 9-point rule)."""
     loser = min_points_loser(st, cfg)
@@ -686,7 +693,7 @@ MATCH_NCOLS = 10
 UNIT_DEAL, UNIT_BAAZI, UNIT_MATCH = 0, 1, 2
 
 
-@nb.njit(cache=True, nogil=True)
+@hot
 def write_deal(st, cfg, row):
     row[0] = st[S_DEALER]
     row[1] = st[S_BIDDER]
