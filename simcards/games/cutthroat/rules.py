@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
-from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.rng import below, next_u64, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
 from simcards.games.cutthroat.layout import (
@@ -259,6 +259,37 @@ def deficient(hand, condition):
     return False
 
 
+@nb.njit(cache=True, inline="always")
+def _below32(x, n):
+    """Lemire's multiply-shift: a uniform value in [0, n) from 32 random bits, or -1 to reject."""
+    prod = (x & np.uint64(0xFFFFFFFF)) * np.uint64(n)
+    low = prod & np.uint64(0xFFFFFFFF)
+    if low < np.uint64(n) and low < (np.uint64(1 << 32) - np.uint64(n)) % np.uint64(n):
+        return -1
+    return np.int64(prod >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def _shuffle(a, m, rng):
+    """Fisher-Yates shuffle of ``a[:m]`` (m < 2**32), two unbiased 32-bit draws per 64 random bits.
+
+    Same distribution as ``core.rng.shuffle`` at about half the cost, which matters
+    because the deal is a large part of a hand's work.
+    """
+    i = m - 1
+    while i > 0:
+        x = next_u64(rng)
+        for half in range(2):
+            if i <= 0:
+                break
+            j = _below32(x >> np.uint64(32 * half), i + 1)
+            if j >= 0:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i -= 1
+
+
 @nb.njit(cache=True)
 def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
     """Shuffle and deal ``deck`` one card at a time from ``left_of(dealer)``.
@@ -274,7 +305,7 @@ def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
         cards[m] = c
         m += 1
         rest &= rest - np.uint64(1)
-    shuffle(cards[:m], rng)
+    _shuffle(cards, m, rng)
     for s in range(n):
         hands[s] = np.uint64(0)
     if known_seat >= 0:
@@ -359,12 +390,12 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     masks[M_PRIZE] = np.uint64(p.prize_jacks)
 
     # deal, with the optional deficient-hand redeal
-    saw = out[H_MADE]  # scratch: 1 once a seat has looked at its hand
+    # out[H_MADE] is scratch until scoring: 1 once a seat has looked at its hand
     redeals = 0
     while True:
         deal_hands(deck, n, dealer, -1, np.uint64(0), cards, hands, deal_rng)
         for s in range(n):
-            saw[s] = 0
+            out[H_MADE, s] = 0
         for s in range(n):
             _emit(trace, tp, 2, s, np.int64(hands[s]), 0, 0, 0)
         if p.misdeal_condition == MISDEAL_NONE or redeals >= MAX_REDEALS:
@@ -377,7 +408,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             if not p.misdeal_optional:
                 caller = -1
                 break
-            saw[s] = 1
+            out[H_MADE, s] = 1
             view[V_SEAT] = s
             view[V_PHASE] = PHASE_REDEAL
             masks[M_HAND] = hands[s]
@@ -401,7 +432,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     bid_sum = 0
     for i in range(n):
         s = (dealer + 1 + i) % n
-        blind, opened = bid_options(p, n, tricks_total, s, s == dealer, bid_sum, scores, b6used, saw[s] == 1)
+        blind, opened = bid_options(p, n, tricks_total, s, s == dealer, bid_sum, scores, b6used, out[H_MADE, s] == 1)
         view[V_SEAT] = s
         code = DECLINE
         if blind:
@@ -450,11 +481,9 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     first_leader = leader
 
     # play
-    won = out[H_TRICKS]
-    jacks = out[H_JACKS]
     for s in range(n):
-        won[s] = 0
-        jacks[s] = 0
+        out[H_TRICKS, s] = 0
+        out[H_JACKS, s] = 0
     broken = False
     played_all = np.uint64(0)
     prize = np.uint64(p.prize_jacks)
@@ -525,10 +554,10 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             masks[M_PLAYED] = played_all
             masks[M_TRICK] = trick_mask
             seat += 1
-        won[best_seat] += 1
-        jacks[best_seat] |= np.int64(trick_mask & prize)
+        out[H_TRICKS, best_seat] += 1
+        out[H_JACKS, best_seat] |= np.int64(trick_mask & prize)
         view[V_TRICKS + best_seat] += 1
-        view[V_JACKS + best_seat] = jacks[best_seat]
+        view[V_JACKS + best_seat] = out[H_JACKS, best_seat]
         masks[M_TRICK] = np.uint64(0)
         _emit(trace, tp, 6, best_seat, trick, best, 0, 0)
         leader = best_seat
@@ -536,11 +565,11 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     # scoring (5.1): every player independently
     for s in range(n):
         code = out[H_BID, s]
-        delta, g, added, penalty = score_bid(p, code, won[s], np.uint64(jacks[s]), bags[s])
+        delta, g, added, penalty = score_bid(p, code, out[H_TRICKS, s], np.uint64(out[H_JACKS, s]), bags[s])
         out[H_DELTA, s] = delta
         out[H_BAGS, s] = added
         out[H_PENALTY, s] = penalty
-        out[H_MADE, s] = bid_made(p, code, won[s])
+        out[H_MADE, s] = bid_made(p, code, out[H_TRICKS, s])
         scores[s] += delta
         bags[s] = g
         _emit(trace, tp, 7, s, delta, scores[s], g, penalty)
@@ -641,10 +670,10 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
 
 
 @nb.njit(cache=True)
-def _first_dealer(p, n, seed, index):
+def _first_dealer(p, n, seed, index, rng):
+    """``first_dealer``, or a seat drawn from stream 7 of the record (``rng`` is scratch)."""
     if p.first_dealer >= 0:
         return p.first_dealer
-    rng = np.empty(1, np.uint64)
     rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(7))
     return below(rng, n)
 
@@ -672,7 +701,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
     for r in range(count):
         index = start + r
         row = out_rows[r]
-        dealer = _first_dealer(p, n, seed, index)
+        dealer = _first_dealer(p, n, seed, index, rngs[MAX_SEATS])
         tokens[:] = 0
         if unit == UNIT_DEAL:
             row[:] = -1
