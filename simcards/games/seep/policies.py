@@ -5,7 +5,8 @@ Decisions (every function of a decision has exactly this signature):
 - ``bid(view, rng) -> value``: the bidder sees ``view[S_HAND]`` (his four cards only) and
   returns a value ``b`` in ``view[S_MIN_BID]``..13 such that he holds a card of value ``b``.
 - ``move(view, moves, n, rng) -> index``: choose one of the ``n`` legal moves in
-  ``moves[:n]`` (rows ``kind, card, target, loose, house``) and return its index.
+  ``moves[:n]`` (rows ``kind, card, target, loose, house``; ``moves`` is the kernel's
+  whole buffer, rows from ``n`` on are stale) and return its index.
 
 ``view`` is the public state plus the decider's own hand (layout documented in
 :mod:`simcards.games.seep.layout`; import the ``S_*``, kind and ``M_*`` names from
