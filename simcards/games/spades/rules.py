@@ -13,10 +13,8 @@ with ``trace_on`` it also writes every move to a trace row (``T_*``) that
 """
 import numba as nb
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
+from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.tricks import spades_legal
@@ -26,42 +24,6 @@ from simcards.games.spades.policies import (
     V_NPLAYED, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
     V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
 )
-
-# ---------------------------------------------------------------- unreferenced views
-
-
-@intrinsic
-def borrowed(typingctx, arr):
-    """``arr`` without its reference count (meminfo NULL), for the hot loop.
-
-    numba increments and decrements an array's reference count (an atomic
-    instruction) whenever it is passed to a function that is not inlined, such as a
-    policy: about 40 calls a hand, measured at a third of the run time. A borrowed
-    array skips that; its owner must stay alive while it is used (see ``_keep``).
-    """
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        src = context.make_array(arr)(context, builder, value=args[0])
-        dst = context.make_array(arr)(context, builder)
-        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
-        dst.parent = cgutils.get_null_value(dst.parent.type)
-        dst.nitems = src.nitems
-        dst.itemsize = src.itemsize
-        dst.data = src.data
-        dst.shape = src.shape
-        dst.strides = src.strides
-        return dst._getvalue()
-
-    return arr(arr), codegen
-
-
-@nb.njit(cache=True)
-def _keep(owners):
-    """A use of ``owners`` that keeps the arrays behind borrowed views alive until here."""
-    return len(owners)
-
 
 # ---------------------------------------------------------------- record layouts
 
@@ -697,7 +659,7 @@ def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
         bags[1] = 0
         play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                   scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err)
-    _keep(owners)
+    keep_alive(owners)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -759,7 +721,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
             row[G_SCORE + t] = scores[t]
             row[G_BAGCOUNT + t] = bags[t]
         row[G_BOTH] = 1 if min(scores[0], scores[1]) >= p.target_score else 0
-    _keep(owners)
+    keep_alive(owners)
 
 
 @nb.njit(cache=True)
