@@ -202,9 +202,10 @@ def greedy_discard(hand, pub, melds, opts, defensive):
                 hand[t] += 1
             if down:
                 # a down player collects pairs and run pieces for extra melds and lay-offs
-                key = (1 << 10 if isolated(hand, cfg, t) else 0) + penalty(cfg, t) * 10 - 30 * connectivity(hand, t)
+                key = (1 << 20 if isolated(hand, cfg, t) else 0) + penalty(cfg, t) * 1000 - 50 * connectivity(hand, t)
             else:
-                key = (0 if keeps else -(1 << 20)) + penalty(cfg, t) * 100 - connectivity(hand, t)
+                key = (0 if keeps else -(1 << 30)) + penalty(cfg, t) * 1000 - 50 * connectivity(hand, t)
+            key += t % 13  # ties: the higher rank goes
             if defensive and opp_down and not dump:
                 for k in range(pub[P_NMELDS]):
                     if natural_slot(cfg, melds[k], t) >= 0:

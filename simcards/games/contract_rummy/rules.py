@@ -305,29 +305,37 @@ def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
 
 
 @_NB
-def joker_target_slot(cfg, hand, pub, melds):
-    """Best place for a joker: a run end that lets a held natural follow, else any slot."""
-    fallback_i = -1
-    fallback_s = -1
+def joker_target_slot(cfg, hand, pub, melds, origin):
+    """Best free slot for a joker: one that lets a held natural follow it (+4), on a run
+    (+1; a joker in a set is dead), on the meld it was swapped from (+1); never one a
+    held natural could fill itself (-8). Returns (meld, slot) or (-1, -1)."""
+    best_i = -1
+    best_s = -1
+    best = -100
     for i in range(pub[P_NMELDS]):
         m = melds[i]
-        if m[M_KIND] == SET:
-            sl = joker_slot(cfg, m, True)
-            if sl != -1 and fallback_i < 0:
-                fallback_i = i
-                fallback_s = sl
-            continue
         for prefer_high in (True, False):
             sl = joker_slot(cfg, m, prefer_high)
             if sl == -1:
                 continue
-            if fallback_i < 0:
-                fallback_i = i
-                fallback_s = sl
-            nxt = sl + 1 if sl > m[M_HI] else sl - 1
-            if _pos_ok(cfg, nxt) and m[M_HI] - m[M_LO] + 2 < 14 and hand[pos_type(cfg, m[M_KEY], nxt)] > 0:
-                return i, sl
-    return fallback_i, fallback_s
+            score = 1 if i == origin else 0
+            if m[M_KIND] == SET:
+                if hand[sl * 13 + m[M_KEY]] > 0:
+                    score -= 8
+            else:
+                score += 1
+                if _pos_ok(cfg, sl) and hand[pos_type(cfg, m[M_KEY], sl)] > 0:
+                    score -= 8
+                nxt = sl + 1 if sl > m[M_HI] else sl - 1
+                if _pos_ok(cfg, nxt) and m[M_HI] - m[M_LO] + 2 < 14 and hand[pos_type(cfg, m[M_KEY], nxt)] > 0:
+                    score += 4
+            if score > best:
+                best = score
+                best_i = i
+                best_s = sl
+            if m[M_KIND] == SET:
+                break
+    return best_i, best_s
 
 
 @_NB
@@ -378,7 +386,7 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
                 if not (m[M_JOK] >> pos) & 1:
                     continue
                 t = pos_type(cfg, m[M_KEY], pos)
-                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds)[0] < 0):
+                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds, -1)[0] < 0):
                     continue
                 m[M_JOK] &= ~(1 << pos)
                 m[M_NAT] |= 1 << pos
@@ -388,7 +396,7 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
                 if nib(m[M_JOK], s) == 0:
                     continue
                 t = s * 13 + m[M_KEY]
-                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds)[0] < 0):
+                if hand[t] == 0 or (cfg[C_SWAP_PLACE] and joker_target_slot(cfg, hand, pub, melds, -1)[0] < 0):
                     continue
                 m[M_JOK] -= 1 << (4 * s)
                 m[M_NAT] += 1 << (4 * s)
@@ -405,7 +413,7 @@ def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
         placed[0] -= 1
     st[S_SWAPS] += 1
     log(tr, trn, E_SWAP, p, i, t, slot, 0)
-    j, sl = joker_target_slot(cfg, hand, pub, melds)
+    j, sl = joker_target_slot(cfg, hand, pub, melds, i)
     if j >= 0:
         lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
 
@@ -450,7 +458,7 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
             extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, hand[JOKER], sol)
             closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
         if hand[JOKER] > 0:
-            j, sl = joker_target_slot(cfg, hand, pub, melds)
+            j, sl = joker_target_slot(cfg, hand, pub, melds, -1)
             if j >= 0:
                 lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
                 closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
@@ -980,6 +988,30 @@ def write_deal_row(row, k, cfg, pub, st, dealer):
 
 
 @_NB
+def game_winners(totals, wins, n, tie_break):
+    """Bitmask of winners: lowest total; with tie_break 1 the tied player with most deals won."""
+    best = INF
+    for q in range(n):
+        if totals[q] < best:
+            best = totals[q]
+    mask = 0
+    for q in range(n):
+        if totals[q] == best:
+            mask |= 1 << q
+    if tie_break == 1 and popcount64(mask) > 1:
+        most = -1
+        for q in range(n):
+            if (mask >> q) & 1 and wins[q] > most:
+                most = wins[q]
+        m2 = 0
+        for q in range(n):
+            if (mask >> q) & 1 and wins[q] == most:
+                m2 |= 1 << q
+        mask = m2
+    return mask
+
+
+@_NB
 def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
                 hands, pub, melds, stock, pile_who, st, tr, trn, scratch):
     """Simulate records start..start+count-1 (games or single deals) into ``out``."""
@@ -1035,24 +1067,7 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
             for q in range(n):
                 totals[q] += st[S_SCORE + q]
                 pub[P_TOTAL + q] = totals[q]
-        best = INF
-        for q in range(n):
-            if totals[q] < best:
-                best = totals[q]
-        mask = 0
-        for q in range(n):
-            if totals[q] == best:
-                mask |= 1 << q
-        if cfg[C_TIE] == 1 and popcount64(mask) > 1:
-            most = -1
-            for q in range(n):
-                if (mask >> q) & 1 and wins[q] > most:
-                    most = wins[q]
-            m2 = 0
-            for q in range(n):
-                if (mask >> q) & 1 and wins[q] == most:
-                    m2 |= 1 << q
-            mask = m2
+        mask = game_winners(totals, wins, n, cfg[C_TIE])
         log(tr, trn, E_GAME_END, -1, mask, 0, 0, 0)
         row[0] = n
         row[1] = cfg[C_DECKS]
