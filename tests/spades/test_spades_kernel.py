@@ -212,3 +212,27 @@ def test_optional_misdeal_seats_that_looked_are_not_offered_blind_nil():
             assert trace[0][rules.T_BLIND + s] == (0 if looked else 1)
             seen_looked += looked
     assert seen_looked > 0
+
+
+def test_kernels_free_what_they_allocate_and_allocate_per_chunk_only():
+    """Borrowed views must not leak or free early: allocations balance, and their number
+    does not grow with the number of records (nothing allocated per hand)."""
+    from numba.core.runtime import _nrt_python, rtsys
+    t = table("expert", "basic")
+    v = variant()
+    GAME.simulate("deal", v, t, 1, 0, 5)
+    was_enabled = _nrt_python.memsys_stats_enabled()
+    _nrt_python.memsys_enable_stats()
+    try:
+        counts = []
+        for n in (10, 5000):
+            a = rtsys.get_allocation_stats()
+            GAME.simulate("deal", v, t, 1, 0, n)
+            GAME.simulate("game", v, t, 1, 0, n // 100 + 1)
+            b = rtsys.get_allocation_stats()
+            assert b.alloc - a.alloc == b.free - a.free
+            counts.append(b.alloc - a.alloc)
+        assert counts[0] == counts[1]
+    finally:
+        if not was_enabled:
+            _nrt_python.memsys_disable_stats()
