@@ -98,3 +98,36 @@ def test_deal_around_known_cards():
     low = mask_of(parse_cards("2C 3D 4H"))
     redeals = sum(shuffle_deal(deck, rng, bid_mask, low) for _ in range(200))
     assert redeals > 0 and all((1 << int(c)) & bid_mask for c in deck[3:4])
+
+
+def test_policies_see_only_public_information_and_their_hand(tmp_path):
+    """3.7: the view holds no other hand, no stock, no hidden floor (checked by a spy policy)."""
+    spy = tmp_path / "seep_spy.py"
+    spy.write_text(
+        "from simcards import Policy\n"
+        "from simcards.games.seep import policies as sp\n"
+        "from simcards.games.seep.layout import S_PRIVATE, S_LOOSE, S_HAND, S_NCARDS, S_SEAT, ST_SIZE\n"
+        "import numba\n"
+        "@numba.njit\n"
+        "def clean(view):\n"
+        "    for i in range(S_PRIVATE, ST_SIZE):\n"
+        "        if view[i] != 0:\n"
+        "            return False\n"
+        "    n = 0\n"
+        "    h = view[S_HAND]\n"
+        "    while h:\n"
+        "        h &= h - 1\n"
+        "        n += 1\n"
+        "    return n == view[S_NCARDS + view[S_SEAT]]\n"
+        "def bid(view, rng):\n"
+        "    if not clean(view) or view[S_LOOSE] != 0:\n"
+        "        return -1\n"
+        "    return sp.basic_bid(view, rng)\n"
+        "def move(view, moves, n, rng):\n"
+        "    if not clean(view):\n"
+        "        return -1\n"
+        "    return sp.basic_move(view, moves, n, rng)\n"
+        "spy = Policy('spy', bid=bid, move=move)\n")
+    out = GAME.simulate("deal", variant(), GAME.policies.table([f"{spy}:spy"]), 5, 0, 300)
+    ref = GAME.simulate("deal", variant(), GAME.policies.table(["basic"]), 5, 0, 300)
+    assert (out == ref).all()
