@@ -236,11 +236,21 @@ def test_9_13_last_play():
 
 # 9.14 redeal ----------------------------------------------------------------------------------
 def test_9_14_redeal_hand_has_no_bid():
+    from simcards.games.seep import GAME
+    from simcards.games.seep.rules import shuffle_deal
     hand = mask_of(parse_cards("8S 5H 2D AC"))
     bid_mask = 0
     for val in range(9, 14):
         bid_mask |= int(VALMASK[val])
     assert hand & bid_mask == 0
+    with pytest.raises(ValueError, match="allow no bid"):
+        shuffle_deal(np.zeros(52, np.int64), np.array([1], np.uint64), bid_mask, hand)
+    # redeals keep the dealer and the bidder, score nothing, and the dealt hand can bid
+    out = GAME.simulate("deal", variant(first_dealer=2), GAME.policies.table(["basic"]), 8, 0, 400)
+    redealt = out[out[:, 2] > 0]
+    assert len(redealt) > 20
+    assert (redealt[:, 0] == 2).all() and (redealt[:, 1] == 3).all()
+    assert ((redealt[:, 4] >> 9) > 0).all() and ((redealt[:, 7] + redealt[:, 8]) == 100).all()
 
 
 # 9.15 scoring ---------------------------------------------------------------------------------

@@ -463,6 +463,14 @@ def shuffle_deal(deck, rng, bid_mask, known):
     """
     redeals = 0
     nk = ncards(known)
+    if nk >= 4:
+        first4 = np.int64(0)
+        m = known
+        for i in range(4):
+            first4 |= m & -m
+            m &= m - 1
+        if first4 & bid_mask == 0:
+            raise ValueError("seep: the known cards allow no bid, so the deal would be redone forever")
     while True:
         j = 0
         m = known
