@@ -17,6 +17,7 @@ import numpy as np
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
 from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
@@ -192,7 +193,7 @@ def legal_bids(params, bids, scores, seat, dealer, looked):
     partner_bid = bids[seat ^ 2]
     nil_ok = p.nil_allowed == 1
     bn_ok = p.blind_nil_allowed == 1 and not looked
-    if bn_ok and p.blind_nil_min_deficit >= 0:  # NULL is negative
+    if bn_ok and p.blind_nil_min_deficit != NULL:
         bn_ok = scores[1 - team] - scores[team] >= p.blind_nil_min_deficit
     lo = 1
     if p.min_team_bid > 0 and partner_bid >= 0:
@@ -298,13 +299,18 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
 
 
 @nb.njit(cache=True)
+def _terminal(params, s0, s1):
+    """Rules 5.8 end condition (before looking at ties)."""
+    p = params[0]
+    if max(s0, s1) >= p.target_score:
+        return True
+    return p.losing_score != NULL and min(s0, s1) <= p.losing_score
+
+
+@nb.njit(cache=True)
 def game_over(params, s0, s1):
     """Rules 5.8: -1 = play on, else the winning team."""
-    p = params[0]
-    terminal = max(s0, s1) >= p.target_score
-    if p.losing_score != -(2**62) and min(s0, s1) <= p.losing_score:
-        terminal = True
-    if terminal and s0 != s1:
+    if _terminal(params, s0, s1) and s0 != s1:
         return 0 if s0 > s1 else 1
     return -1
 
@@ -312,11 +318,7 @@ def game_over(params, s0, s1):
 @nb.njit(cache=True)
 def terminal_tie(params, s0, s1):
     """Whether the end condition holds but the scores are tied (another hand follows)."""
-    p = params[0]
-    terminal = max(s0, s1) >= p.target_score
-    if p.losing_score != -(2**62) and min(s0, s1) <= p.losing_score:
-        terminal = True
-    return terminal and s0 == s1
+    return _terminal(params, s0, s1) and s0 == s1
 
 
 # ---------------------------------------------------------------- one hand
@@ -324,6 +326,7 @@ def terminal_tie(params, s0, s1):
 
 @nb.njit(cache=True)
 def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
+    """Ask ``seat`` which ``count`` cards of ``hand`` it passes; check the answer."""
     view[V_SEAT] = seat
     view[V_HAND] = np.int64(hand)
     view[V_LEGAL] = np.int64(hand)
