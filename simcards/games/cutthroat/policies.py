@@ -355,7 +355,9 @@ def expert_bid(view, masks, rng):
     legal = masks[M_LEGAL]
     seat = view[V_SEAT]
     est = expected_tricks(hand, view[V_N], view[V_T])
-    if (legal & bit(NIL)) and est < 1.0 and nil_safe(hand):
+    # Nil from the raw count: stricter with 17-card hands, where a Nil is harder to keep
+    nil_limit = 1.0 if view[V_T] > 5 * view[V_N] else 1.6
+    if (legal & bit(NIL)) and estimate_tricks(hand, view[V_N], view[V_T]) < nil_limit and nil_safe(hand):
         return NIL
     if est >= view[V_SM_MIN] + 1.0 and (legal & bit(B_SM)):
         return B_SM
