@@ -254,8 +254,10 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     pmin, pmax, maxlen = pos_bounds(cfg)
     need = cfg[C_MIN_NAT]
     maxj = cfg[C_MAX_JOK]
+    # min_naturals_per_meld = 1: some L-window of any valid run holds a natural, so
+    # L-windows suffice; otherwise a run may need up to need + budget positions
     longest = L
-    if need + budget > longest:
+    if need > 1 and need + budget > longest:
         longest = need + budget
     if longest > maxlen:
         longest = maxlen
@@ -279,6 +281,8 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
                 cost = ln - nat
                 if cost > budget or nat < need or cost > maxj:
                     continue
+                if n >= cs.shape[0]:
+                    return n
                 cs[n] = s
                 clo[n] = lo
                 clen[n] = ln
@@ -344,17 +348,19 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
 @_NB
 def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     """find_contract, or with ``minimize`` the least deficiency <= budget (else budget + 1)."""
-    ws = np.empty(5 * 240 + 13 + 16 + 2 * NT, np.int64)
-    cs = ws[0:240]
-    clo = ws[240:480]
-    clen = ws[480:720]
-    ccost = ws[720:960]
-    cforce = ws[960:1200]
-    kr = ws[1200:1213]
-    idx = ws[1213:1221]
-    taken = ws[1221:1229]
-    work = ws[1229:1229 + NT]
-    tmp = ws[1229 + NT:1229 + 2 * NT]
+    W = 4 * 14 * 14  # every (suit, lo, length) window
+    ws = np.empty(5 * W + 13 + 16 + 2 * NT, np.int64)
+    cs = ws[0:W]
+    clo = ws[W:2 * W]
+    clen = ws[2 * W:3 * W]
+    ccost = ws[3 * W:4 * W]
+    cforce = ws[4 * W:5 * W]
+    b0 = 5 * W
+    kr = ws[b0:b0 + 13]
+    idx = ws[b0 + 13:b0 + 21]
+    taken = ws[b0 + 21:b0 + 29]
+    work = ws[b0 + 29:b0 + 29 + NT]
+    tmp = ws[b0 + 29 + NT:b0 + 29 + 2 * NT]
     for t in range(NT):
         work[t] = cnt[t]
     save_maxj = cfg[C_MAX_JOK]

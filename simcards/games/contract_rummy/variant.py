@@ -128,13 +128,13 @@ class ContractRummyVariant(Variant):
                                 f"{len(self.contracts)}; give one hand size per deal")
         if len(self.penalty_values) != 14:
             raise SimcardsError(f"{where} penalty_values needs 14 numbers (A 2 .. K JK), got {len(self.penalty_values)}")
+        if self.min_set_size > self.max_set_size:
+            raise SimcardsError(f"{where} min_set_size ({self.min_set_size}) exceeds max_set_size ({self.max_set_size})")
         for k, ((s, r), h) in enumerate(zip(self.contract_pairs(), self.hand_sizes), start=1):
             need = s * self.min_set_size + r * self.min_run_length
             if h < need:
                 raise SimcardsError(f"{where} hand_sizes: deal {k} deals {h} cards but its contract "
                                     f"{s}-{r} needs {need}")
-        if self.min_set_size > self.max_set_size:
-            raise SimcardsError(f"{where} min_set_size ({self.min_set_size}) exceeds max_set_size ({self.max_set_size})")
         if self.max_set_size > 4 and not self.set_duplicate_suits:
             raise SimcardsError(f"{where} max_set_size > 4 needs set_duplicate_suits=true")
         if self.max_set_size > 4 * decks:
