@@ -355,17 +355,18 @@ def expert_bid(view, masks, rng):
     legal = masks[M_LEGAL]
     seat = view[V_SEAT]
     est = expected_tricks(hand, view[V_N], view[V_T])
-    # Nil from the raw count: stricter with 17-card hands, where a Nil is harder to keep
-    nil_limit = 1.0 if view[V_T] > 5 * view[V_N] else 1.6
+    # 17-card hands (3 players) rarely escape the extra tricks: stricter Nil, no 1F/2F
+    long_hands = view[V_T] > 5 * view[V_N]
+    nil_limit = 1.0 if long_hands else 1.6
     if (legal & bit(NIL)) and estimate_tricks(hand, view[V_N], view[V_T]) < nil_limit and nil_safe(hand):
         return NIL
     if est >= view[V_SM_MIN] + 1.0 and (legal & bit(B_SM)):
         return B_SM
     sure = hand & (SIDE_ACES | (TRUMPS & ~(bit(50) - np.uint64(1))))  # side aces, AS, jokers
     n_sure = popcount(sure)
-    if n_sure == 1 and (legal & bit(B_1F)) and nil_safe(hand & ~sure):
+    if n_sure == 1 and (legal & bit(B_1F)) and not long_hands and nil_safe(hand & ~sure):
         return B_1F
-    if n_sure == 2 and (legal & bit(B_2F)) and nil_safe(hand & ~sure):
+    if n_sure == 2 and (legal & bit(B_2F)) and not long_hands and nil_safe(hand & ~sure):
         return B_2F
     margin = 0.7
     if view[V_BAG_MODE] == 0 and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
