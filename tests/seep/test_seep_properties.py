@@ -64,21 +64,26 @@ def check_deal(v, policy, seed, index, apply_all=False):
     minh = v.min_house_value
     first = states[0]
     bidder, dealer = int(first[S_BIDDER]), int(first[S_DEALER])
-    assert bidder == (dealer + 1) % 4
+    assert bidder == (dealer + 1) % v.num_players
     bid = int(first[S_BID])
     assert v.min_bid_value <= bid <= 13 and int(first[S_OPEN_HAND]) & int(VALMASK[bid])  # 14
     plays = [0] * 4
     cemented = {}
     for k in range(1, 49):
         st = states[k - 1]
-        p = (bidder + k - 1) % 4
+        p = (bidder + k - 1) % v.num_players
         check_structure(st, minh)
         assert int(st[S_PLAY]) == k
         if k == 1:
             assert bin(int(st[S_HANDS + bidder])).count("1") == 4
         else:
-            for s in range(4):
-                assert bin(int(st[S_HANDS + s])).count("1") == 12 - plays[s] == int(st[S_NCARDS + s])  # 2
+            dealt = 12 if v.num_players == 4 or k <= 24 else 24  # 6.2: two deals of 12
+            for s in range(v.num_players):
+                assert bin(int(st[S_HANDS + s])).count("1") == dealt - plays[s] == int(st[S_NCARDS + s])  # 2
+        if v.num_players == 2:
+            assert not any(int(st[S_HANDS + s]) for s in (2, 3))
+            if k == 25:  # retention empties the floor of houses by the end of the first half
+                assert not any(int(st[S_HOUSE + w]) for w in range(14))
         n = int((offsets[k] if k < 48 else offsets[48]) - offsets[k - 1])
         rows = moves[offsets[k - 1]: offsets[k - 1] + n]
         assert n >= 1 and len({tuple(r) for r in rows}) == n  # 13
@@ -119,7 +124,7 @@ def check_deal(v, policy, seed, index, apply_all=False):
         cemented = {w: int(st[S_HOUSE + w]) for w in range(14)
                     if int(st[S_HOUSE + w]) and mask_sum(int(st[S_HOUSE + w])) > w}
         plays[p] += 1
-    assert plays == [12] * 4  # 3
+    assert plays == ([12] * 4 if v.num_players == 4 else [24, 24, 0, 0])  # 3
     last = states[48]
     assert all(int(last[S_HANDS + s]) == 0 for s in range(4)) and int(last[S_LOOSE]) == 0  # 4
     assert not any(int(last[S_HOUSE + w]) for w in range(14))
@@ -143,6 +148,12 @@ def test_invariants_default_rules(seed, index, policy):
 @given(seed=hs.integers(0, 2**32), index=hs.integers(0, 10**6), flags=FLAGS)
 def test_invariants_under_variants(seed, index, flags):
     check_deal(variant(**flags), "random", seed, index)
+
+
+@SLOW
+@given(seed=hs.integers(0, 2**32), index=hs.integers(0, 10**6), policy=hs.sampled_from(["random", "basic", "expert"]))
+def test_invariants_two_player_game(seed, index, policy):
+    check_deal(variant(num_players=2), policy, seed, index, apply_all=True)
 
 
 @settings(max_examples=300, deadline=None)

@@ -17,6 +17,9 @@ CASES = [
     ("random", {"owner_may_throw": False, "partner_add_free": False}, 108, 15),
     ("random", {"min_house_value": 7, "min_bid_value": 10, "early_sweep_plays": 4}, 109, 15),
     ("random", {"throw_requires_no_capture": False}, 110, 10),
+    ("basic", {"num_players": 2}, 111, 30),
+    ("random", {"num_players": 2}, 112, 30),
+    ("expert", {"num_players": 2, "capture_sums": False}, 113, 15),
 ]
 
 

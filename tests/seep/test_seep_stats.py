@@ -92,7 +92,7 @@ def test_baazi_and_match_units():
 
 
 def test_variant_errors_are_one_line():
-    for pairs in (["num_players=2"], ["num_players=3"], ["min_house_value=10"], ["absorption_mode=maybe"],
+    for pairs in (["num_players=2", "first_dealer=3"], ["num_players=3"], ["min_house_value=10"], ["absorption_mode=maybe"],
                   ["sweep_value=-1"], ["first_dealer=5"], ["nonsense=1"]):
         with pytest.raises(SimcardsError) as e:
             GAME.variant(pairs=pairs)

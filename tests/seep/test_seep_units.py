@@ -131,3 +131,23 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
     out = GAME.simulate("deal", variant(), GAME.policies.table([f"{spy}:spy"]), 5, 0, 300)
     ref = GAME.simulate("deal", variant(), GAME.policies.table(["basic"]), 5, 0, 300)
     assert (out == ref).all()
+
+
+def test_two_player_game():
+    """6.2: seats 0 and 1, the player behind deals, the baazi loser deals next."""
+    v = variant(num_players=2)
+    cfg = cfg_of(v)
+    assert next_dealer(cfg, 0, -30, 35, 65, -1) == 0      # seat 0 behind: deals again
+    assert next_dealer(cfg, 0, 30, 65, 35, -1) == 1       # seat 1 behind
+    assert next_dealer(cfg, 1, 0, 50, 50, -1) == 1        # level: same dealer
+    assert next_dealer(cfg, 1, 0, 120, 30, 1) == 1        # seat 1 lost the baazi and deals
+    assert next_dealer(cfg, 1, 0, 5, 95, 0) == 0
+    assert GAME.seats(v) == 2
+    table = GAME.policies.table(["expert", "basic"])
+    deals = GAME.simulate("deal", v, table, 2, 0, 300)
+    assert set(deals[:, 0]) == {0, 1} and (deals[:, 1] == 1 - deals[:, 0]).all()
+    assert ((deals[:, 7] + deals[:, 8]) == 100).all()
+    b = GAME.simulate("baazi", v, table, 2, 0, 30)
+    assert set(b[:, 2]) <= {0, 1} and (b[:, 8] == 1 - b[:, 2]).all()
+    text = GAME.replay("deal", v, table, 2, 0)
+    assert "P2" not in text and "P3" not in text and text.count("Cards dealt") == 2

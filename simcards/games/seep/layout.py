@@ -25,6 +25,7 @@ S_PLAYED + s        cards seat s has played this deal (mask)
 S_D                 running difference D (team A minus team B) before this deal
 S_SWEEP_VALUE ...   sweep_value, early_sweep_value, early_sweep_plays, last_play_sweep_value
 S_MIN_HOUSE         min_house_value;  S_MIN_BID: min_bid_value;  S_PARTNER_FREE: 0/1
+S_NPLAYERS          4, or 2 in the two-player game (seats 0, 1; a seat is its own team)
 ==================  =====================================================================
 
 Moves: ``int64[n, 5]`` rows ``(kind, card, target, loose, house)``: ``kind`` one of
@@ -45,26 +46,27 @@ S_PLAYED = 44
 S_D = 48
 S_SWEEP_VALUE, S_EARLY_VALUE, S_EARLY_PLAYS, S_LAST_VALUE = 49, 50, 51, 52
 S_MIN_HOUSE, S_MIN_BID, S_PARTNER_FREE = 53, 54, 55
-S_PRIVATE = 56
+S_NPLAYERS = 56       # 4, or 2 for the two-player game (then seat = team, no partners)
+S_PRIVATE = 60
 # kernel-private bookkeeping
-S_HANDS = 56          # + seat
-S_STOCK = 60
-S_HIDDEN = 61
-S_SWEEPS = 62         # + 0 early, 1 normal, 2 last play (counts)
-S_BUILT, S_BROKEN, S_ADDED = 65, 66, 67
-S_TRACK_VALUE = 68    # current value of the house built by the opening (-1 if none / gone)
-S_TRACK_TEAM = 69     # team that captured the opening house (-1)
-S_TRACK_AT = 70       # value at which it was captured (-1)
-S_OPEN_CARD, S_OPEN_KIND = 71, 72
-S_MAX_MOVES, S_SUM_MOVES = 73, 74
-S_LEFTOVER = 75       # mask of loose cards collected at the end
-S_REDEALS = 76
-S_CARD_PTS = 77       # + team
-S_SCORE = 79          # + team
-S_OPEN_HAND = 81      # the bidder's first four cards
-S_OPEN_FLOOR = 82     # the four floor cards
-S_LEFTOVER_TEAM = 83
-ST_SIZE = 88
+S_HANDS = 60          # + seat
+S_STOCK = 64
+S_HIDDEN = 65
+S_SWEEPS = 66         # + 0 early, 1 normal, 2 last play (counts)
+S_BUILT, S_BROKEN, S_ADDED = 69, 70, 71
+S_TRACK_VALUE = 72    # current value of the house built by the opening (-1 if none / gone)
+S_TRACK_TEAM = 73     # team that captured the opening house (-1)
+S_TRACK_AT = 74       # value at which it was captured (-1)
+S_OPEN_CARD, S_OPEN_KIND = 75, 76
+S_MAX_MOVES, S_SUM_MOVES = 77, 78
+S_LEFTOVER = 79       # mask of loose cards collected at the end
+S_REDEALS = 80
+S_CARD_PTS = 81       # + team
+S_SCORE = 83          # + team
+S_OPEN_HAND = 85      # the bidder's first four cards
+S_OPEN_FLOOR = 86     # the four floor cards
+S_LEFTOVER_TEAM = 87
+ST_SIZE = 92
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")
@@ -75,6 +77,6 @@ M_COLS = 5
 (C_CAP_SUMS, C_CAP_MAX, C_THROW_NC, C_OWNER_THROW, C_ABSORB, C_DIRECT, C_PARTNER_FREE,
  C_MIN_HOUSE, C_MIN_BID, C_SWEEP, C_EARLY, C_EARLY_PLAYS, C_LAST, C_MIN_RULE, C_MIN_THR,
  C_MIN_SWEEPS, C_LEAD, C_LEAD_INCL, C_MATCH_N, C_MATCH_MODE, C_FIRST_DEALER, C_DEALER_RULE,
- C_LOSING_BASIS, C_TIE, C_AFTER_BAAZI, C_END_HOUSE, C_MAX_DEALS, C_FIXED_FIRST) = range(28)
+ C_LOSING_BASIS, C_TIE, C_AFTER_BAAZI, C_END_HOUSE, C_MAX_DEALS, C_NPLAYERS) = range(28)
 C_SIZE = 32
 ABSORB_OPTIONAL, ABSORB_MANDATORY, ABSORB_FORBIDDEN = 0, 1, 2

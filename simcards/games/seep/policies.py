@@ -37,7 +37,7 @@ from simcards.games.seep.cards import ALL_CARDS, PTS, VAL, VALMASK, low_card, ma
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_BID, S_EARLY_PLAYS,
     S_EARLY_VALUE, S_HAND, S_HOUSE, S_LAST_VALUE, S_LOOSE, S_MIN_BID, S_MIN_HOUSE, S_OWNERS,
-    S_NCARDS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
+    S_NCARDS, S_NPLAYERS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )
 
 # built-ins never allocate: compiled without reference counting (see rules.hot)
@@ -232,9 +232,13 @@ def expert_score(view, moves, i, unseen, n_unseen):
     target = moves[i, M_TARGET]
     x = moves[i, M_LOOSE]
     cbit = np.int64(1) << card
-    nxt = (p + 1) % 4
+    nplayers = view[S_NPLAYERS]
+    nxt = (p + 1) % nplayers
     n_next = 12 if k == 1 else view[S_NCARDS + nxt]
-    n_opps = 24 if k == 1 else view[S_NCARDS + nxt] + view[S_NCARDS + (p + 3) % 4]
+    if nplayers == 2:
+        n_opps = n_next
+    else:
+        n_opps = 24 if k == 1 else view[S_NCARDS + nxt] + view[S_NCARDS + (p + 3) % 4]
     loose_after = view[S_LOOSE]
     houses_after = houses_mask(view)
     s = 0.0

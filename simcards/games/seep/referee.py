@@ -25,7 +25,7 @@ from simcards.core.cards import cards_of
 from simcards.games.seep.cards import PTS, VAL
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, S_BID, S_BIDDER, S_DEALER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
-    S_OWNERS, S_PILE, S_PLAY, S_STOCK, S_SWEEP_PTS, THROW,
+    S_NPLAYERS, S_OWNERS, S_PILE, S_PLAY, S_STOCK, S_SWEEP_PTS, THROW,
 )
 
 
@@ -54,14 +54,15 @@ class State:
     last_capture_team: int | None = None
     play_index: int = 1
     stock: list = field(default_factory=list)     # the 44 cards dealt after play 1, in order
+    nplayers: int = 4                              # 2: the two-player game (6.2)
 
     @property
     def bidder(self) -> int:
-        return (self.dealer + 1) % 4
+        return (self.dealer + 1) % self.nplayers
 
     @property
     def to_move(self) -> int:
-        return (self.bidder + self.play_index - 1) % 4
+        return (self.bidder + self.play_index - 1) % self.nplayers
 
 
 @dataclass(frozen=True)
@@ -270,13 +271,19 @@ def apply(s: State, move, r: Rules = Rules(), check: bool = True) -> State:
     else:
         s.loose.add(c)
     s.play_index += 1
-    if k == 1:
-        b = s.bidder
-        order = [b, b + 1, b + 2, b + 3] * 2 + [b + 1, b + 2, b + 3]
-        for i, seat in enumerate(order):
-            s.hands[seat % 4] |= set(s.stock[4 * i: 4 * i + 4])
-        s.stock = []
+    if k == 1 or (k == 24 and s.nplayers == 2):
+        for seat in packet_order(s, k):
+            s.hands[seat] |= set(s.stock[:4])
+            s.stock = s.stock[4:]
     return s
+
+
+def packet_order(s: State, k: int) -> list:
+    """Seats receiving the packets of four dealt after play ``k`` (2.5; 6.2 for two players)."""
+    b, d = s.bidder, s.dealer
+    if s.nplayers == 4:
+        return [(b + i) % 4 for i in (0, 1, 2, 3, 0, 1, 2, 3, 1, 2, 3)]
+    return [b, d, b, d, d] if k == 1 else [b, d] * 3
 
 
 def merge_loose(s: State, V: int) -> None:
@@ -298,14 +305,16 @@ def finish(s: State) -> dict:
             "leftover": set(s.loose), "leftover_team": team if s.loose else None}
 
 
-def play_out(dealer: int, bid: int, hands, floor, stock, moves, rules: Rules = Rules()) -> dict:
+def play_out(dealer: int, bid: int, hands, floor, stock, moves, rules: Rules = Rules(), nplayers: int = 4) -> dict:
     """Differential entry point: play explicit moves from explicit cards and score the deal.
 
     ``hands`` are the four starting hands (only the bidder's four cards before play 1),
-    ``floor`` the four floor cards, ``stock`` the 44 remaining cards in dealing order,
-    ``moves`` the 48 moves in play order. Raises IllegalMove on an illegal move.
+    ``floor`` the four floor cards, ``stock`` the 44 remaining cards in dealing order
+    (:func:`packet_order`), ``moves`` the 48 moves in play order. Raises IllegalMove on
+    an illegal move.
     """
-    s = State(dealer=dealer, bid=bid, hands=[set(h) for h in hands], loose=set(floor), stock=list(stock))
+    s = State(dealer=dealer, bid=bid, hands=[set(h) for h in hands], loose=set(floor), stock=list(stock),
+              nplayers=nplayers)
     for m in moves:
         s = apply(s, m, rules)
     return finish(s)
@@ -326,7 +335,8 @@ def from_kernel(st) -> State:
                  loose=set(cards_of(int(st[S_LOOSE]))), houses=houses,
                  piles=[set(cards_of(int(st[S_PILE + t]))) for t in range(2)],
                  sweep_points=[int(st[S_SWEEP_PTS + t]) for t in range(2)],
-                 last_capture_team=None if last < 0 else last, play_index=int(st[S_PLAY]))
+                 last_capture_team=None if last < 0 else last, play_index=int(st[S_PLAY]),
+                 nplayers=int(st[S_NPLAYERS]))
 
 
 def move_of_row(row, st=None):
@@ -350,15 +360,18 @@ def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -
         raise AssertionError(f"illegal bid {first.bid}")
     if len(first.hands[bidder]) != 4 or any(first.hands[s] for s in range(4) if s != bidder):
         raise AssertionError("wrong hands before the opening play")
+    n = first.nplayers
     s = first
     for k in range(1, 49):
         kernel_state = from_kernel(tr_state[k - 1])
         if k > 1 and not same_state(s, kernel_state):
             raise AssertionError(f"play {k}: kernel state differs from the referee's")
         if k == 2:
-            sizes = [len(h) for h in s.hands]
-            if sizes[bidder] != 11 or any(sizes[t] != 12 for t in range(4) if t != bidder):
+            sizes = [len(h) for h in s.hands[:n]]
+            if sizes[bidder] != 11 or any(sizes[t] != 12 for t in range(n) if t != bidder):
                 raise AssertionError(f"wrong hand sizes after the deal: {sizes}")
+        if k == 25 and n == 2 and [len(h) for h in s.hands[:2]] != [12, 12]:
+            raise AssertionError("wrong hand sizes after the second deal")
         s = kernel_state if k == 1 else s
         rows = tr_moves[tr_off[k - 1]: tr_off[k] if k < 48 else tr_off[48]]
         kernel_moves = [move_of_row(r) for r in rows]
@@ -370,15 +383,17 @@ def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -
                 f"play {k}: kernel moves differ; missing {expected - set(kernel_moves)}, "
                 f"extra {set(kernel_moves) - expected}")
         chosen = kernel_moves[int(tr_choice[k - 1])]
-        if k == 1:
+        if k == 1 or (k == 24 and n == 2):
             # snapshots hold the stock as a set, not in dealing order: check the dealt
-            # hands hold the old hands plus exactly the stock, then adopt them
+            # hands hold the old hands plus exactly the cards that left the stock, and
+            # that every seat got as many as packet_order says, then adopt them
             after = apply(s, chosen, rules, check=False)
-            dealt = from_kernel(tr_state[1])
-            stock = set(cards_of(int(tr_state[0][S_STOCK])))
+            dealt = from_kernel(tr_state[k])
+            handed = set(cards_of(int(tr_state[k - 1][S_STOCK]) & ~int(tr_state[k][S_STOCK])))
             added = [dealt.hands[t] - after.hands[t] for t in range(4)]
+            counts = [4 * packet_order(s, k).count(t) for t in range(4)]
             if (any(not after.hands[t] <= dealt.hands[t] for t in range(4))
-                    or set().union(*added) != stock or sum(len(a) for a in added) != 44):
+                    or set().union(*added) != handed or [len(a) for a in added] != counts):
                 raise AssertionError("the remainder deal does not hand out exactly the stock")
             after.hands = dealt.hands
             s = after

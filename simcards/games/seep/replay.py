@@ -7,7 +7,7 @@ from simcards.core.cards import cards_of, format_card
 from simcards.games.seep.cards import VAL, mask_sum
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
-    S_HOUSE, S_LEFTOVER, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
+    S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
     S_SCORE, S_SWEEP_PTS, ST_SIZE, THROW,
 )
 from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
@@ -81,13 +81,13 @@ def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
     lines.append(f"Floor turned up: {cards_text(first[S_OPEN_FLOOR])}")
     for k in range(1, 49):
         st = tr_state[k - 1]
-        p = (bidder + k - 1) % 4
+        p = (bidder + k - 1) % int(first[S_NPLAYERS])
         n = int(tr_off[k] - tr_off[k - 1])
         row = tr_moves[tr_off[k - 1] + tr_choice[k - 1]]
         after = tr_state[k]
-        if k == 2:
-            lines.append("Remaining cards dealt: " + "; ".join(
-                f"P{s} {cards_text(st[S_HANDS + s])}" for s in range(4)))
+        if k == 2 or (k == 25 and first[S_NPLAYERS] == 2):
+            lines.append("Cards dealt: " + "; ".join(
+                f"P{s} {cards_text(st[S_HANDS + s])}" for s in range(int(first[S_NPLAYERS]))))
         text = f"{k:2d}. P{p} ({n:2d} legal) {move_text(st, row)}"
         if k < 48:
             text += f"  | {floor_text(after)}"

@@ -18,11 +18,11 @@ from simcards.games.seep.layout import (
     ABSORB_FORBIDDEN, ABSORB_MANDATORY, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
     C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
     C_FIRST_DEALER, C_LAST, C_LEAD, C_LEAD_INCL, C_LOSING_BASIS, C_MATCH_MODE, C_MATCH_N,
-    C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_OWNER_THROW,
+    C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_NPLAYERS, C_OWNER_THROW,
     C_PARTNER_FREE, C_SIZE, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
     S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER, S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND,
     S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
-    S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_OPEN_CARD, S_OPEN_FLOOR,
+    S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD, S_OPEN_FLOOR,
     S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
     S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
@@ -492,17 +492,37 @@ def shuffle_deal(deck, rng, bid_mask, known):
 
 
 @hot
-def deal_stock(st, deck):
-    """2.5: the eleven packets of four after the opening play."""
+def give_packet(st, deck, pos, seat):
+    for i in range(4):
+        st[S_HANDS + seat] |= np.int64(1) << deck[pos + i]
+    st[S_NCARDS + seat] += 4
+    st[S_STOCK] &= ~st[S_HANDS + seat]
+    return pos + 4
+
+
+@hot
+def deal_stock(st, deck, second_half):
+    """2.5: the eleven packets of four after the opening play (4 players).
+
+    Two players (6.2): after the opening, packets bidder, dealer, bidder, dealer, dealer
+    (8 and 12 cards); after play 24 (``second_half``), six packets alternating from the
+    bidder (12 each).
+    """
     bidder = st[S_BIDDER]
-    pos = 8
-    for r in range(11):
-        seat = (bidder + (r % 4 if r < 8 else (r - 8) + 1)) % 4
-        for i in range(4):
-            st[S_HANDS + seat] |= np.int64(1) << deck[pos]
-            pos += 1
-        st[S_NCARDS + seat] += 4
-    st[S_STOCK] = 0
+    if st[S_NPLAYERS] == 4:
+        pos = 8
+        for r in range(11):
+            pos = give_packet(st, deck, pos, (bidder + (r % 4 if r < 8 else (r - 8) + 1)) % 4)
+        return
+    dealer = st[S_DEALER]
+    if not second_half:
+        pos = 8
+        for seat in (bidder, dealer, bidder, dealer, dealer):
+            pos = give_packet(st, deck, pos, seat)
+    else:
+        pos = 28
+        for r in range(6):
+            pos = give_packet(st, deck, pos, bidder if r % 2 == 0 else dealer)
 
 
 @hot
@@ -517,8 +537,9 @@ def make_view(st, p, view):
 def start_deal(st, cfg, dealer, D):
     for i in range(ST_SIZE):
         st[i] = 0
+    st[S_NPLAYERS] = cfg[C_NPLAYERS]
     st[S_DEALER] = dealer
-    st[S_BIDDER] = (dealer + 1) % 4
+    st[S_BIDDER] = (dealer + 1) % cfg[C_NPLAYERS]
     st[S_LAST_CAPTURE] = -1
     st[S_D] = D
     st[S_SWEEP_VALUE] = cfg[C_SWEEP]
@@ -567,8 +588,9 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
     st[S_HIDDEN] = 0
     st[S_PLAY] = 1
     off = 0
+    nplayers = cfg[C_NPLAYERS]
     for k in range(1, 49):
-        p = (bidder + k - 1) % 4
+        p = (bidder + k - 1) % nplayers
         n = legal_moves(st, p, cfg, W, moves)
         if n == 0:
             raise ValueError("seep: no legal move (engine invariant violated)")
@@ -595,7 +617,9 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
             st[S_OPEN_KIND] = moves[i, 0]
         apply_move(st, p, moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4])
         if k == 1:
-            deal_stock(st, deck)
+            deal_stock(st, deck, False)
+        elif k == 24 and nplayers == 2:
+            deal_stock(st, deck, True)
     finish_deal(st, cfg)
     if trace:
         for j in range(ST_SIZE):
@@ -642,18 +666,26 @@ def min_points_loser(st, cfg):
 
 @hot
 def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
-    """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1."""
+    """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1.
+
+    Two players (6.2): the player behind deals, level keeps the dealer, and after a
+    baazi its loser deals (the ``dealer_after_baazi`` flag has no partner to pick).
+    """
+    n = cfg[C_NPLAYERS]
+    right = (dealer + 1) % n
     if cfg[C_DEALER_RULE] == 1:
-        return (dealer + 1) % 4
+        return right
     if loser < 0:
         if cfg[C_LOSING_BASIS] == 0:
             behind = -1 if D_after == 0 else (0 if D_after < 0 else 1)
         else:
             behind = -1 if score_a == score_b else (0 if score_a < score_b else 1)
         if behind < 0:
-            return dealer if cfg[C_TIE] == 0 else (dealer + 1) % 4
-        return dealer if dealer % 2 == behind else (dealer + 1) % 4
-    w = dealer if dealer % 2 == loser else (dealer + 1) % 4
+            return dealer if cfg[C_TIE] == 0 else right
+        return dealer if dealer % 2 == behind else right
+    w = dealer if dealer % 2 == loser else right
+    if n == 2:
+        return w
     mode = cfg[C_AFTER_BAAZI]
     if mode == 0:
         return (w + 2) % 4
@@ -691,7 +723,7 @@ def first_dealer(cfg, seed, rec):
         return cfg[C_FIRST_DEALER]
     meta = np.zeros(1, np.uint64)
     meta[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(META_STREAM))
-    return below(meta, 4)
+    return below(meta, cfg[C_NPLAYERS])
 
 
 # record columns (see records.py for the documentation)
@@ -896,4 +928,5 @@ def cfg_of(variant) -> np.ndarray:
     c[C_AFTER_BAAZI] = ("partner_of_next", "dealer_partner", "left_of_dealer", "no_shift").index(v.dealer_after_baazi)
     c[C_END_HOUSE] = ("error", "last_capturer").index(v.end_house_policy)
     c[C_MAX_DEALS] = 0 if v.max_deals_per_baazi is None else v.max_deals_per_baazi
+    c[C_NPLAYERS] = v.num_players
     return c

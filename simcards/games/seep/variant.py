@@ -14,7 +14,7 @@ class SeepVariant(Variant):
 
     game_name: ClassVar[str] = "seep"
 
-    num_players: int = param(4, min=2, max=4, help="4 (the partnership game); 2 is not implemented.")
+    num_players: int = param(4, min=2, max=4, help="4 (the partnership game) or 2 (the optional two-player game, 6.2).")
     min_bid_value: int = param(9, min=9, max=13, help="Lowest bid; redeal if the bidder holds no card of value min_bid_value..13.")
     min_house_value: int = param(9, min=2, max=9, help="Experimental: lowest house value (at most min_bid_value).")
     capture_sums: bool = param(True, help="Groups of loose cards summing to the played value may be captured.")
@@ -50,8 +50,8 @@ class SeepVariant(Variant):
     def check(self) -> None:
         if self.num_players == 3:
             raise SimcardsError("seep parameter num_players must be 4 or 2; got 3")
-        if self.num_players == 2:
-            raise SimcardsError("seep: the two-player game (num_players=2) is not implemented; use num_players=4")
+        if self.num_players == 2 and self.first_dealer not in ("random", 0, 1):
+            raise SimcardsError(f"seep parameter first_dealer must be random, 0 or 1 with num_players=2; got {self.first_dealer}")
         if self.min_house_value > self.min_bid_value:
             raise SimcardsError(
                 f"seep parameter min_house_value ({self.min_house_value}) must not exceed min_bid_value ({self.min_bid_value})"
@@ -66,4 +66,5 @@ PRESETS = {
     "strict-throw-owner": {"owner_may_throw": False},
     "rotate-dealer": {"dealer_rule": "rotate"},
     "best-of-3": {"match_baazis": 2, "match_mode": "first_to"},
+    "two-player": {"num_players": 2},
 }
