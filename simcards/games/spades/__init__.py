@@ -3,6 +3,7 @@ from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.spades import records
 from simcards.games.spades.kernel import run_kernel
+from simcards.games.spades.odds import BID
 from simcards.games.spades.policies import BASIC, DECISIONS, EXPERT, RANDOM
 from simcards.games.spades.replay import replay
 from simcards.games.spades.variant import PRESETS, SpadesVariant
@@ -29,4 +30,5 @@ GAME = Game(
     replay=replay,
     aliases=("partnership-spades",),
     default_policy="basic",
+    odds={"bid": BID},
 )

@@ -16,6 +16,7 @@ import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
+from simcards.core.deal import deal_constrained
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
@@ -345,11 +346,15 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
 
 @nb.njit(cache=True, nogil=True)
 def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-              scores, bags, hands_before, fblind, fbid, fexch, fplay, fmis, rec, trace, trace_on, err):
+              scores, bags, hands_before, fblind, fbid, fexch, fplay, fmis, rec, trace, trace_on, err,
+              forced, do_deal):
     """Deal, bid, exchange, play 13 tricks and score one hand.
 
     Updates ``scores`` and ``bags`` (per team) in place and writes the hand's record
     row ``rec`` (``DEAL_COLUMNS``) and, when ``trace_on``, the trace row ``trace``.
+    ``forced[s] >= 0`` makes seat ``s`` bid that value without asking its policy
+    (``BN_BIT`` = Blind Nil); with ``do_deal`` false ``hands`` already holds the deal
+    (hand odds: the same deal for every option, no misdeal check).
     """
     p = params[0]
     trumps = suit_masks[3]
@@ -358,7 +363,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
     # ---- deal, with deficient-hand redeals (same dealer, fresh shuffle)
     redeals = 0
     looked = 0
-    while True:
+    while do_deal:
         deal_hands(deck, fixed, dealer, deal_rng, hands, buf)
         looked = 0
         if p.misdeal_condition == 0:
@@ -408,11 +413,16 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         legal = legal_bids(params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
         blind = 0
-        if legal & bit(BN_BIT):
+        if forced[s] >= 0:
+            blind = 1 if forced[s] == BN_BIT else 0
+            b = 0 if blind else forced[s]
+        elif legal & bit(BN_BIT):
             view[V_HAND] = 0
             view[V_LEGAL] = np.int64(legal)
             blind = 1 if fblind[s](view, rngs[s]) != 0 else 0
-        if blind:
+        if forced[s] >= 0:
+            pass
+        elif blind:
             b = 0
         else:
             legal &= ~bit(BN_BIT)
@@ -636,10 +646,11 @@ def _start_record(seed, index, deal_rng, rngs):
 @nb.njit(cache=True)
 def _scratch():
     """Per-chunk arrays: deal stream, seat streams, view, hands, exchange cards, deal
-    buffer, scores, bags, one hand's record."""
+    buffer, scores, bags, one hand's record, forced bids (none)."""
     return (np.zeros(1, np.uint64), np.zeros((4, 1), np.uint64), np.zeros(VIEW_LEN, np.int64),
             np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(64, np.int64),
-            np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(N_DEAL_COLS, np.int64))
+            np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(N_DEAL_COLS, np.int64),
+            np.full(4, -1, np.int64))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -650,7 +661,7 @@ def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
     owners = _scratch()
     deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
     hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
-    scores, bags = borrowed(owners[6]), borrowed(owners[7])
+    scores, bags, free = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[9])
     params, deck, suit_masks, fixed = borrowed(params), borrowed(deck), borrowed(suit_masks), borrowed(fixed)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
@@ -661,7 +672,8 @@ def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
         bags[0] = 0
         bags[1] = 0
         play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                  scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err)
+                  scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err,
+                  free, True)
     keep_alive(owners)
 
 
@@ -678,6 +690,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
     deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
     hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
     scores, bags, rec = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[8])
+    free = borrowed(owners[9])
     params, deck, suit_masks, fixed = borrowed(params), borrowed(deck), borrowed(suit_masks), borrowed(fixed)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
@@ -701,7 +714,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
                 trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
                 play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                           scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
-                          trace_on and total_hands < trace.shape[0], err)
+                          trace_on and total_hands < trace.shape[0], err, free, True)
                 hands_in_game += 1
                 total_hands += 1
                 _accumulate(row, rec)
@@ -744,3 +757,69 @@ def _accumulate(row, rec):
                 else:
                     row[G_NILB + t] += 1
                     row[G_NILM + t] += rec[D_NIL + s]
+
+
+# ---------------------------------------------------------------- hand odds (simcards bid spades)
+
+ODDS_SLOTS = 14  # option slots: bids 0 (Nil) .. 13 (a seat that has seen its hand cannot bid BN)
+ODDS_FIELDS = ("tricks", "team_tricks", "made", "points", "bags")  # per option slot
+
+
+@nb.njit(cache=True, nogil=True)
+def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, accept, seat, dealer, prior,
+                         options, scores0, seed, start, count, fblind, fbid, fexch, fplay, fmis, out, err):
+    """Deal ``count`` hands around the known cards and play each bid option on each.
+
+    Deal ``i`` uses stream 0 of ``(seed, start + i)`` (``fixed`` cards and suit-length
+    bounds, redealt until ``accept(hands)``); every option replays that deal with the
+    seat streams restarted, so options differ only by the bid. ``prior[s] >= 0`` are the
+    bids already made; ``seat`` bids the option; the other seats ask their policies.
+    Row ``i`` of ``out`` holds, per option slot ``o`` (``ODDS_FIELDS``), the seat's
+    tricks, its team's tricks, made (1/0, -1 no contract), team points and new bags.
+    """
+    p = params[0]
+    owners = _scratch()
+    deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
+    hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
+    scores, bags, rec = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[8])
+    forced = borrowed(owners[9])
+    dealt = np.zeros(4, np.uint64)
+    sizes = np.full(4, 13, np.int64)
+    nf = len(ODDS_FIELDS)
+    team = seat & 1
+    for i in range(count):
+        _start_record(seed, start + i, deal_rng, rngs)
+        tries = 0
+        while True:
+            if deal_constrained(deck, fixed, sizes, (dealer + 1) & 3, deal_rng, hands, buf,
+                                min_len, max_len, suit_masks, 10_000) < 0:
+                err[0] = E_REDEALS
+                raise ValueError("spades: no deal satisfies the constraints")
+            if accept(hands):
+                break
+            tries += 1
+            if tries > 100_000:
+                err[0] = E_REDEALS
+                raise ValueError("spades: the accept function keeps refusing deals")
+        for s in range(4):
+            dealt[s] = hands[s]
+        for j in range(options.shape[0]):
+            o = options[j]
+            _start_record(seed, start + i, deal_rng, rngs)
+            for s in range(4):
+                hands[s] = dealt[s]
+                forced[s] = prior[s]
+            forced[seat] = o
+            scores[0] = scores0[0]
+            scores[1] = scores0[1]
+            bags[0] = 0
+            bags[1] = 0
+            play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
+                      scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
+            base = o * nf
+            out[i, base] = rec[D_TRICKS + seat]
+            out[i, base + 1] = rec[D_WON + team]
+            out[i, base + 2] = rec[D_MADE + team]
+            out[i, base + 3] = rec[D_POINTS + team]
+            out[i, base + 4] = rec[D_BAGS + team]
+    keep_alive(owners)
