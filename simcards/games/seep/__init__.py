@@ -49,5 +49,5 @@ GAME = Game(
     figures=figures,
     replay=replay,
     aliases=("sweep", "sip"),
-    shortcuts={"first-dealer": "first_dealer", "baazis": "match_baazis"},
+    shortcuts={"players": "num_players", "first-dealer": "first_dealer", "baazis": "match_baazis"},
 )
