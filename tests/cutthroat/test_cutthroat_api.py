@@ -175,7 +175,11 @@ def test_game_and_tournament_tallies():
 def test_replay_text():
     v = CutthroatVariant()
     text = GAME.replay("deal", v, CATALOG.table(["basic"] * 3), 1, 9)
-    assert text.count("trick ") == 17 and text.count("bid ") == 3 and text.count("score ") == 3
+    lines = text.splitlines()
+    assert sum(line.startswith("  trick ") for line in lines) == 17
+    assert sum(line.startswith("  bid ") for line in lines) == 3
+    scores = [line for line in lines if line.startswith("  score ")]
+    assert len(scores) == 3 and all(" tricks" in line for line in scores)
     text = GAME.replay("game", v.replace(target_score=100), CATALOG.table(["expert"] * 3), 1, 0)
     assert "Game 1 won by" in text or "unfinished" in text
 

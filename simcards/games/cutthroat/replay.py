@@ -28,6 +28,9 @@ def format_trace(trace: np.ndarray, variant) -> str:
     lines = [f"Cutthroat Spades, {n} players" + (f", {variant.jokers} jokers" if variant.jokers else "")
              + f", {f.tricks} tricks per hand"]
     trick_cards: list[str] = []
+    bids: dict[int, str] = {}
+    won = [0] * n
+    captured: list[list[str]] = [[] for _ in range(n)]
     seat = lambda s: f"{SEAT_NAMES[s]}(seat {s})"  # noqa: E731
     for ev, a, b, c, d, e in trace.tolist():
         if ev == rules.EV_HAND:
@@ -39,16 +42,24 @@ def format_trace(trace: np.ndarray, variant) -> str:
             who = "automatic" if a < 0 else f"called by {seat(a)}"
             lines.append(f"  redeal {b} ({who}); new hands:")
         elif ev == rules.EV_BID:
+            bids[a] = bid_name(b)
             lines.append(f"  bid {seat(a)}: {bid_name(b)}" + (" (blind)" if c else ""))
         elif ev == rules.EV_PLAY:
             if d == 0:
                 trick_cards = []
             trick_cards.append(f"{SEAT_NAMES[a]} {format_card(b)}")
         elif ev == rules.EV_TRICK:
+            won[a] += 1
+            captured[a] += [t.split()[1] for t in trick_cards if t.split()[1] in variant.prize_jacks]
             lines.append(f"  trick {b + 1:2d}: {', '.join(trick_cards):<40s} -> {SEAT_NAMES[a]} ({format_card(c)})")
         elif ev == rules.EV_SCORE:
             pen = f", bag penalty {e}" if e else ""
-            lines.append(f"  score {seat(a)}: {b:+d} -> {c} (bags {d}{pen})")
+            jacks = f", captured {' '.join(captured[a])}" if captured[a] else ""
+            lines.append(f"  score {seat(a)}: bid {bids.get(a, '?')}, {won[a]} tricks{jacks}: "
+                         f"{b:+d} -> {c} (bags {d}{pen})")
+            if a == n - 1:
+                won = [0] * n
+                captured = [[] for _ in range(n)]
         elif ev == rules.EV_GAME:
             result = f"won by {seat(b)}" if b >= 0 else "unfinished (max_hands)"
             lines.append(f"== Game {a + 1} {result} after {c} hands")
