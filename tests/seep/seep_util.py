@@ -9,7 +9,7 @@ from simcards.core.cards import mask_of, parse_card, parse_cards
 from simcards.games.seep import GAME
 from simcards.games.seep import referee
 from simcards.games.seep.layout import (
-    ADD, BREAK, BUILD, CAPTURE, S_BID, S_BIDDER, S_DEALER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
+    ADD, BREAK, BUILD, CAPTURE, S_BID, S_BIDDER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
     S_NCARDS, S_OWNERS, S_PLAY, ST_SIZE, THROW,
 )
 from simcards.games.seep.rules import cfg_of, legal_moves_of, start_deal

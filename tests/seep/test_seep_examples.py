@@ -6,7 +6,7 @@ from seep_util import check_moves, kernel_moves, make_state, parse_move, variant
 from simcards.core.cards import mask_of, parse_cards
 from simcards.games.seep.cards import VALMASK, mask_points
 from simcards.games.seep.layout import (
-    CAPTURE, S_CARD_PTS, S_DEALER, S_HANDS, S_LAST_CAPTURE, S_LEFTOVER, S_LEFTOVER_TEAM, S_LOOSE,
+    S_CARD_PTS, S_DEALER, S_LAST_CAPTURE, S_LEFTOVER, S_LEFTOVER_TEAM, S_LOOSE,
     S_PILE, S_PLAY, S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
 from simcards.games.seep.rules import (

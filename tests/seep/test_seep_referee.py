@@ -4,7 +4,7 @@ import pytest
 from seep_util import variant
 from simcards.games.seep import GAME, referee
 from simcards.games.seep.layout import S_CARD_PTS, S_SCORE
-from simcards.games.seep.replay import format_trace, trace
+from simcards.games.seep.replay import trace
 
 CASES = [
     ("basic", {}, 101, 80),

@@ -31,11 +31,11 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.policy import Decision, Policy, PolicyCatalog
-from simcards.core.rng import below, uniform
+from simcards.core.policy import Decision, Policy
+from simcards.core.rng import below
 from simcards.games.seep.cards import ALL_CARDS, PTS, VAL, VALMASK, low_card, mask_points, mask_sum, ncards
 from simcards.games.seep.layout import (
-    ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_BID, S_EARLY_PLAYS,
+    ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_EARLY_PLAYS,
     S_EARLY_VALUE, S_HAND, S_HOUSE, S_LAST_VALUE, S_LOOSE, S_MIN_BID, S_MIN_HOUSE, S_OWNERS,
     S_NCARDS, S_NPLAYERS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )

@@ -24,7 +24,7 @@ from itertools import combinations
 from simcards.core.cards import cards_of
 from simcards.games.seep.cards import PTS, VAL
 from simcards.games.seep.layout import (
-    ADD, BREAK, BUILD, CAPTURE, S_BID, S_BIDDER, S_DEALER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
+    ADD, BREAK, BUILD, CAPTURE, S_BID, S_DEALER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
     S_NPLAYERS, S_OWNERS, S_PILE, S_PLAY, S_STOCK, S_SWEEP_PTS, THROW,
 )
 

@@ -8,7 +8,7 @@ from simcards.games.seep.cards import VAL, mask_sum
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
     S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
-    S_SCORE, S_SWEEP_PTS, ST_SIZE, THROW,
+    S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
 from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
 

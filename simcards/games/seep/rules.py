@@ -12,8 +12,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.rng import below, shuffle, stream_start
-from simcards.games.seep.cards import PTS, VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
-from simcards.games.seep.layout import *  # noqa: F401,F403  (the layout is the vocabulary here)
+from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
     ABSORB_FORBIDDEN, ABSORB_MANDATORY, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
     C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
