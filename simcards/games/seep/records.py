@@ -166,7 +166,7 @@ def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
 
     out = {}
 
-    def bars(metric, title, ylabel, name):
+    def bars(metric, title, ylabel, name, xlabel=""):
         rows = summary[summary["metric"] == metric]
         if len(rows) > 1:
             rows = rows[rows["group"] != stats.ALL]
@@ -178,14 +178,15 @@ def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
         ax.bar(rows["group"].astype(str), rows["estimate"], yerr=err, capsize=4, color="#4477aa")
         ax.set_title(title)
         ax.set_ylabel(ylabel)
+        ax.set_xlabel(xlabel)
         fig.tight_layout()
         out[name] = fig
 
     if unit == "deal":
         bars("bid_house_captured_by_bidder_team", "Opening house captured by the bidder's team",
-             "probability (95 % CI)", "bid_house_capture_by_bid")
+             "probability (95 % CI)", "bid_house_capture_by_bid", "bid value")
         bars("bid_card_captured_by_bidder_team", "Bid card captured by the bidder's team, by bid value",
-             "probability (95 % CI)", "bid_card_capture_by_bid")
+             "probability (95 % CI)", "bid_card_capture_by_bid", "bid value")
         bars("score_per_deal", "Deal score per team", "points (95 % CI)", "score_per_team")
         bars("sweeps_per_deal", "Sweeps per deal by kind", "sweeps (95 % CI)", "sweeps_by_kind")
     elif unit == "baazi":
