@@ -320,3 +320,13 @@ def test_9_15_s5_tally():
     pile_a = mask_of(parse_cards("7S 8S 9S TS JS QS KS AC 5C 6H"))
     assert mask_points(pile_b) == 29 and mask_points(pile_a) == 71
     assert (71 + 50) - 29 == 92
+
+
+def test_4_1_no_capture_leftovers_go_to_the_dealers_team():
+    v = variant(throw_requires_no_capture=False)
+    st = make_state(3, {3: "2H"}, "2C 9D", play=48, v=v)
+    assert st[S_LAST_CAPTURE] == -1 and st[S_DEALER] == 3
+    assert parse_move("THROW 2H", st) in kernel_moves(st, v)  # allowed although 2H could capture 2C
+    apply_move(st, 3, 4, parse_cards("2H")[0], 0, 0, 0)
+    finish_deal(st, cfg_of(v))
+    assert st[S_LEFTOVER_TEAM] == 1 and st[S_PILE + 1] == mask_of(parse_cards("2C 9D 2H"))
