@@ -1,6 +1,5 @@
 """The invariants of rules section 8 as hypothesis properties (kernel traces + the referee)."""
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simcards.core.cards import cards_of, mask_of, parse_cards

@@ -24,8 +24,8 @@ from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_VOID, MAX_SEATS,
-    NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_DEALER, V_LED_SUIT, V_MAX_BID,
+    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, MAX_SEATS,
+    NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_LED_SUIT, V_MAX_BID,
     V_N, V_NPLAYED, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET, V_TRICK, V_TRICKS,
     V_TRICK_SEAT, V_WIN_CARD, V_WIN_SEAT,
 )

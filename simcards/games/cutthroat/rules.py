@@ -15,7 +15,7 @@ Trace rows are ``[event, a, b, c, d, e]`` (see the EV_* constants).
 import numba as nb
 import numpy as np
 
-from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.rng import below, next_u64, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
