@@ -22,7 +22,7 @@ FLAGS = hs.fixed_dictionaries({
     "absorption_mode": hs.sampled_from(["optional", "mandatory", "forbidden"]),
     "allow_direct_cemented_build": hs.booleans(), "partner_add_free": hs.booleans(),
 })
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def zones(st):

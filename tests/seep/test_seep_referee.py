@@ -7,8 +7,8 @@ from simcards.games.seep.layout import S_CARD_PTS, S_SCORE
 from simcards.games.seep.replay import trace
 
 CASES = [
-    ("basic", {}, 101, 80),
-    ("random", {}, 102, 80),
+    ("basic", {}, 101, 150),
+    ("random", {}, 102, 150),
     ("expert", {}, 103, 40),
     ("random", {"capture_sums": False}, 104, 15),
     ("random", {"capture_maximal": False}, 105, 15),
