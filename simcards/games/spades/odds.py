@@ -86,7 +86,7 @@ def simulate(query, variant, table, seed, start, count):
     err = np.zeros(4, np.int64)
     try:
         rules.simulate_bid_options(
-            params, deck, masks, cons.fixed, cons.min_len, cons.max_len, compile_accept(query["accept"]),
+            params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
             query["seat"], query["dealer"], np.array(query["prior"], np.int64),
             np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
             np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)

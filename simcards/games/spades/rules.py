@@ -771,9 +771,11 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
     """Deal ``count`` hands around the known cards and play each bid option on each.
 
     Deal ``i`` uses stream 0 of ``(seed, start + i)`` (``fixed`` cards and suit-length
-    bounds, redealt until ``accept(hands)``); every option replays that deal with the
-    seat streams restarted, so options differ only by the bid. ``prior[s] >= 0`` are the
-    bids already made; ``seat`` bids the option; the other seats ask their policies.
+    bounds, redealt until ``accept[0](hands)``: a 1-tuple, so that numba types it as a
+    first-class function and one cached kernel serves every accept function); every
+    option replays that deal with the seat streams restarted, so options differ only by
+    the bid. ``prior[s] >= 0`` are the bids already made; ``seat`` bids the option; the
+    other seats ask their policies.
     Row ``i`` of ``out`` holds, per option slot ``o`` (``ODDS_FIELDS``), the seat's
     tricks, its team's tricks, made (1/0, -1 no contract), team points and new bags.
     """
@@ -795,7 +797,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
                                 min_len, max_len, suit_masks, 10_000) < 0:
                 err[0] = E_REDEALS
                 raise ValueError("spades: no deal satisfies the constraints")
-            if accept(hands):
+            if accept[0](hands):
                 break
             tries += 1
             if tries > 100_000:
