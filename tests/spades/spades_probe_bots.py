@@ -44,3 +44,8 @@ def keep(view, rng):
 
 # probe that never calls the optional misdeal
 probe_keep = Policy("probe_keep", base=probe, misdeal=keep)
+
+
+def refuse_all(hands):
+    """An accept function that keeps no deal (for the odds tests)."""
+    return False

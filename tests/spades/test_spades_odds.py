@@ -74,3 +74,10 @@ def test_present_ranks_bids_by_expected_points():
     pts = result.table["team points"].to_numpy()
     assert (np.diff(pts) <= 0).all() and result.table.iloc[0]["recommended"] == "yes"
     assert set(result.table["bid"]) == {"Nil"} | {str(b) for b in range(1, 14)}
+
+
+def test_accept_function_is_used():
+    import os
+    spec = os.path.join(os.path.dirname(__file__), "spades_probe_bots.py") + ":refuse_all"
+    with pytest.raises(SimcardsError, match="accept function keeps refusing"):
+        hand_odds(GAME, "bid", hand=HAND, seat="N", dealer="W", deals=10, accept=spec, threads=1)
