@@ -39,17 +39,24 @@ def save_comparison_figures(game, result) -> list[Path]:
     folder.mkdir(exist_ok=True)
     d = result.differences
     metrics = list(dict.fromkeys(d["metric"]))
-    fig, ax = plt.subplots(figsize=(8, max(2.5, 0.32 * len(d) + 1)))
-    labels = [f"{r.metric} [{r.group}] {r.arm}" for r in d.itertuples()]
-    y = np.arange(len(d))[::-1]
-    ax.errorbar(d["difference"], y, xerr=[d["difference"] - d["ci_low"], d["ci_high"] - d["difference"]],
-                fmt="o", capsize=3)
-    ax.axvline(0, color="grey", lw=1)
-    ax.set_yticks(y)
-    ax.set_yticklabels(labels, fontsize=8)
-    ax.set_xlabel(f"difference vs {result.arms[0].name} (paired 95 % interval)")
-    ax.set_title(f"{game.title}: {', '.join(metrics[:3])}{' ...' if len(metrics) > 3 else ''}")
-    ax.grid(alpha=0.3)
+    heights = [max(1, int((d["metric"] == m).sum())) for m in metrics]
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(8, 0.45 * sum(heights) + 0.9 * len(metrics)),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for ax, metric in zip(axes[:, 0], metrics):
+        rows = d[d["metric"] == metric]
+        scale = 100.0 if (rows["kind"] == "rate").all() else 1.0  # rates in percentage points
+        y = np.arange(len(rows))[::-1]
+        diff = rows["difference"] * scale
+        ax.errorbar(diff, y, xerr=[diff - rows["ci_low"] * scale, rows["ci_high"] * scale - diff], fmt="o", capsize=3)
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(y)
+        ax.set_yticklabels([f"{r.arm}" + ("" if r.group == "all" else f" [{r.group}]") for r in rows.itertuples()],
+                           fontsize=8)
+        ax.set_title(metric + (" (percentage points)" if scale == 100.0 else ""), fontsize=9, loc="left")
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel(f"difference vs {result.arms[0].name} (paired 95 % interval)")
+    fig.suptitle(f"{game.title}: differences between arms", fontsize=11)
+    fig.tight_layout()
     paths = [folder / "differences.png"]
     fig.savefig(paths[0], dpi=110, bbox_inches="tight")
     plt.close(fig)
