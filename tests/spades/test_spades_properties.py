@@ -177,3 +177,28 @@ def test_game_records_end_rule_and_dealer():
             assert max(s) >= 250 or min(s) <= -150
         else:
             assert r[g["hands"]] == v.max_hands
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 3), st.integers(0, 3), st.lists(st.integers(-1, 14), min_size=4, max_size=4),
+       st.integers(-300, 600), st.integers(-300, 600), st.booleans(),
+       st.fixed_dictionaries({}, optional={
+           "min_team_bid": st.integers(0, 13), "forbid_total_bids_13": st.booleans(),
+           "nil_allowed": st.booleans(), "blind_nil_allowed": st.booleans(),
+           "blind_nil_min_deficit": st.sampled_from([None, 0, 100, 250])}))
+def test_kernel_and_referee_agree_on_legal_bids(seat, dealer, raw, s0, s1, looked, settings_):
+    """4: the kernel's legal-bid mask equals the referee's legal set in every situation."""
+    from simcards.games.spades.policies import BN_BIT
+    from simcards.games.spades.referee import legal_bid_set
+    v = GAME.variant(None, settings_)
+    order = [(dealer + 1 + i) % 4 for i in range(4)]
+    before = order[:order.index(seat)]
+    bids = np.full(4, -1, np.int64)
+    made = {}
+    for s in before:  # earlier bids: any value 0..13 (BN as 0); legality of the past is not the point
+        b = max(raw[s], 0) % 14
+        bids[s] = b
+        made[s] = (b, raw[s] == 14)
+    mask = int(rules.legal_bids(v.to_params(), bids, np.array([s0, s1], np.int64), seat, dealer, int(looked)))
+    kernel = {b for b in range(14) if mask >> b & 1} | ({"BN"} if mask >> BN_BIT & 1 else set())
+    assert kernel == legal_bid_set(v, seat, dealer, made, [s0, s1], looked)
