@@ -182,7 +182,8 @@ def _bars(ax, rows: pd.DataFrame, title: str, ylabel: str):
 
 
 def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
-    """Bid success and choice by bid type (deal, game); win share by seat (game, tournament)."""
+    """Bid success and choice by bid type (deal, game); points (deal) and win share (game,
+    tournament) by seat and by seat position."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -191,7 +192,10 @@ def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
     figs = {}
     for metric, title, ylabel in (("bid_success", "Bid success by bid type (95 % CI)", "success rate"),
                                   ("bid_choice", "How often each bid type is chosen", "share of bids"),
-                                  ("win_share", "Win share by seat (95 % CI)", "share of wins")):
+                                  ("win_share", "Win share by seat (95 % CI)", "share of wins"),
+                                  ("score_by_position", "Points per hand by seat position (95 % CI)", "points"),
+                                  ("win_share_by_position", "Win share by position after the first dealer",
+                                   "share of wins")):
         rows = summary[summary["metric"] == metric]
         if len(rows) and (rows["n"] > 0).any():
             fig, ax = plt.subplots(figsize=(7, 3.5))
