@@ -16,7 +16,7 @@ import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
-from simcards.core.deal import deal_constrained
+from simcards.core.deal import deal_constrained, deal_known
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
@@ -106,6 +106,7 @@ E_BID, E_PLAY, E_EXCHANGE, E_REDEALS = 1, 2, 3, 4
 MAX_REDEALS = 10_000
 
 _ONE = np.uint64(1)
+_THIRTEEN = np.full(4, 13, np.int64)  # cards per seat
 _FACES = np.uint64(0)
 for _s in range(4):
     for _r in (9, 10, 11):  # J, Q, K
@@ -134,37 +135,19 @@ def deal_hands(deck, fixed, dealer, state, hands, buf):
     """Deal 13 cards to each seat: ``fixed[s]`` (known cards, may be 0) plus random ones.
 
     The unknown cards are shuffled and dealt one at a time from ``left_of(dealer)``
-    clockwise, skipping seats that are full.
+    clockwise, skipping seats that are full (``simcards.core.deal.deal_known``); the
+    usual case without known cards takes a shortcut that deals identically.
     """
-    known = fixed[0] | fixed[1] | fixed[2] | fixed[3]
-    n = 0
-    if known:
-        for i in range(deck.shape[0]):
-            if not (known & bit(deck[i])):
-                buf[n] = deck[i]
-                n += 1
-    else:
-        n = deck.shape[0]
-        buf[:n] = deck
-    shuffle(buf[:n], state)
-    if not known:
-        for s in range(4):
-            hands[s] = np.uint64(0)
-        for j in range(n):
-            hands[(dealer + 1 + j) & 3] |= bit(buf[j])
+    if fixed[0] | fixed[1] | fixed[2] | fixed[3]:
+        deal_known(deck, fixed, _THIRTEEN, (dealer + 1) & 3, state, hands, buf)
         return
-    counts = np.zeros(4, np.int64)
+    n = deck.shape[0]
+    buf[:n] = deck
+    shuffle(buf[:n], state)
     for s in range(4):
-        hands[s] = fixed[s]
-        counts[s] = popcount(fixed[s])
-    seat = (dealer + 1) & 3
-    j = 0
-    while j < n:
-        if counts[seat] < 13:
-            hands[seat] |= bit(buf[j])
-            counts[seat] += 1
-            j += 1
-        seat = (seat + 1) & 3
+        hands[s] = np.uint64(0)
+    for j in range(n):
+        hands[(dealer + 1 + j) & 3] |= bit(buf[j])
 
 
 @nb.njit(nb.boolean(nb.uint64, nb.int64, nb.uint64), cache=True)
