@@ -37,11 +37,12 @@ def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, 
         kernel(params, deck, masks, fixed, np.uint64(seed), np.int64(start), np.int64(count),
                *funcs, out, trace, trace_rows > 0, err)
     except ValueError:
-        raise SimcardsError(_error_text(err)) from None
+        raise SimcardsError(error_text(err)) from None
     return out, (trace if trace_rows > 0 else None)
 
 
-def _error_text(err) -> str:
+def error_text(err) -> str:
+    """One line for the error the kernel recorded in ``err`` before raising."""
     code, seat, value = int(err[0]), int(err[1]), int(err[2])
     if code == rules.E_BID:
         return f"spades: the policy of seat {seat} made an illegal bid {value}"

@@ -17,7 +17,7 @@ from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
 from simcards.games.spades import rules
-from simcards.games.spades.kernel import DECISION_ORDER, prepared
+from simcards.games.spades.kernel import DECISION_ORDER, error_text, prepared
 from simcards.games.spades.policies import BN_BIT
 from simcards.games.spades.referee import legal_bid_set
 
@@ -91,9 +91,7 @@ def simulate(query, variant, table, seed, start, count):
             np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
             np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
     except ValueError as exc:
-        from simcards.games.spades.kernel import _error_text
-
-        raise SimcardsError(_error_text(err) if err[0] != rules.E_REDEALS else str(exc)) from None
+        raise SimcardsError(error_text(err) if err[0] != rules.E_REDEALS else str(exc)) from None
     return out
 
 
