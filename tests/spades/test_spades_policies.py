@@ -1,7 +1,6 @@
 """Built-in policies: legality under every preset, the expert-vs-basic duel, the user example."""
 import os
 
-import numpy as np
 import pytest
 from spades_util import table, variant
 from statsmodels.stats.proportion import proportion_confint
