@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 
-
 from simcards.games.spades import GAME
 
 
