@@ -95,37 +95,40 @@ def strongest(cards):
     return best
 
 
+# The helpers take scalars, not the view arrays: an array handed to a helper costs
+# reference counting that, in a branchy policy, can cost more than the policy itself.
+
+
 @_jit
-def winners(legal, view):
-    """Cards of ``legal`` that would beat the card now winning the trick (all, when leading)."""
-    best = view[V_WIN_CARD]
+def winners(legal, best, led):
+    """Cards of ``legal`` beating ``best``, the card winning the trick (all when ``best`` < 0).
+
+    ``led`` is the effective suit led; ``best`` is of that suit or a trump.
+    """
     if best < 0:
         return legal
     above = ~((bit(best) << np.uint64(1)) - np.uint64(1))
     if bit(best) & TRUMPS:
         return legal & TRUMPS & above
-    return (legal & SUITS[view[V_LED_SUIT]] & above) | (legal & TRUMPS)
+    return (legal & SUITS[led] & above) | (legal & TRUMPS)
 
 
 @_jit
-def bosses(cards, hand, masks):
-    """Cards of ``cards`` that are the highest card still out in their effective suit."""
-    out_cards = masks[M_DECK] & ~masks[M_PLAYED] & ~hand
+def bosses(cards, unseen):
+    """Cards of ``cards`` higher than every ``unseen`` card (held by others) of their effective suit."""
     res = np.uint64(0)
     for su in range(4):
         mine = cards & SUITS[su]
         if mine:
             top = highest_card(mine)
-            if highest_card(out_cards & SUITS[su]) < top:
+            if highest_card(unseen & SUITS[su]) < top:
                 res |= bit(top)
     return res
 
 
 @_jit
-def need(view, seat):
-    """Tricks ``seat`` still wants (> 0) or 0 when it should now avoid tricks."""
-    code = view[V_BID + seat]
-    won = view[V_TRICKS + seat]
+def tricks_wanted(code, won, b6_tricks, sm_min):
+    """Tricks a bid still wants (> 0), or 0 when its player should now avoid tricks."""
     if code == NIL or code == B_BN:
         return 0
     if code == B_1F:
@@ -133,18 +136,23 @@ def need(view, seat):
     if code == B_2F:
         return max(0, 2 - won)
     if code == B_B6:
-        return max(0, view[V_B6_TRICKS] - won)
+        return max(0, b6_tricks - won)
     if code == B_SM:
-        return max(0, view[V_SM_MIN] - won)
+        return max(0, sm_min - won)
     return max(0, code - won)
 
 
 @_jit
-def last_to_play(view):
-    """Whether the acting seat plays the last card of the trick."""
-    n = view[V_N]
-    players = n - 1 if view[V_SITOUT] >= 0 else n
-    return view[V_NPLAYED] == players - 1
+def need(view, seat):
+    """Tricks ``seat`` still wants, read from the view (see :func:`tricks_wanted`)."""
+    return tricks_wanted(view[V_BID + seat], view[V_TRICKS + seat], view[V_B6_TRICKS], view[V_SM_MIN])
+
+
+@_jit
+def last_to_play(n, sitout, nplayed):
+    """Whether the player with ``nplayed`` cards before him plays the trick's last card."""
+    players = n - 1 if sitout >= 0 else n
+    return nplayed == players - 1
 
 
 @_jit
@@ -262,19 +270,18 @@ def basic_bid(view, masks, rng):
 
 
 @_jit
-def play_to_win(view, masks, legal):
+def play_to_win(legal, unseen, best, led, leading, last):
     """Take the trick cheaply: a boss lead, or the lowest card that wins; else throw the weakest."""
-    hand = masks[M_HAND]
-    if view[V_NPLAYED] == 0:
-        top = bosses(legal, hand, masks) & ~TRUMPS
+    if leading:
+        top = bosses(legal, unseen) & ~TRUMPS
         if top:
             return strongest(top)
         return weakest(legal)
-    win = winners(legal, view)
+    win = winners(legal, best, led)
     if win:
-        if last_to_play(view):
+        if last:
             return weakest(win)
-        safe = bosses(win, hand, masks)
+        safe = bosses(win, unseen)
         if safe:
             return weakest(safe)
         return strongest(win) if popcount(win) <= 2 else weakest(win)
@@ -282,12 +289,11 @@ def play_to_win(view, masks, legal):
 
 
 @_jit
-def play_to_lose(view, masks, legal):
+def play_to_lose(legal, best, led):
     """Avoid the trick: the highest card that does not win; if every card wins, the highest."""
-    if view[V_NPLAYED] == 0:
+    if best < 0:
         return weakest(legal)
-    win = winners(legal, view)
-    lose = legal & ~win
+    lose = legal & ~winners(legal, best, led)
     if lose:
         return strongest(lose)
     return strongest(legal)
@@ -297,9 +303,14 @@ def play_to_lose(view, masks, legal):
 def basic_play(view, masks, rng):
     """Win tricks until the bid is made, then duck (Nil: always duck)."""
     legal = masks[M_LEGAL]
+    best = view[V_WIN_CARD]
+    led = view[V_LED_SUIT]
     if need(view, view[V_SEAT]) > 0:
-        return play_to_win(view, masks, legal)
-    return play_to_lose(view, masks, legal)
+        nplayed = view[V_NPLAYED]
+        unseen = masks[M_DECK] & ~masks[M_PLAYED] & ~masks[M_HAND]
+        return play_to_win(legal, unseen, best, led, nplayed == 0,
+                           last_to_play(view[V_N], view[V_SITOUT], nplayed))
+    return play_to_lose(legal, best, led)
 
 
 # ---------------------------------------------------------------- expert
@@ -418,29 +429,34 @@ def expert_play(view, masks, rng):
     """Make the bid, then duck; but spend spare tricks to set the leader or a Nil bidder."""
     legal = masks[M_LEGAL]
     seat = view[V_SEAT]
+    best = view[V_WIN_CARD]
+    led = view[V_LED_SUIT]
+    nplayed = view[V_NPLAYED]
+    unseen = masks[M_DECK] & ~masks[M_PLAYED] & ~masks[M_HAND]
     if need(view, seat) > 0:
-        return play_to_win(view, masks, legal)
+        return play_to_win(legal, unseen, best, led, nplayed == 0,
+                           last_to_play(view[V_N], view[V_SITOUT], nplayed))
     code = view[V_BID + seat]
     exact = code == NIL or code == B_BN or code == B_1F or code == B_2F
     if not exact:
         victim = nil_victim(view)
         if victim >= 0 and view[V_WIN_SEAT] == victim:
-            lose = legal & ~winners(legal, view)
+            lose = legal & ~winners(legal, best, led)
             if lose:
                 return strongest(lose)  # leave the Nil bidder on top
         target = set_target(view)
         if target >= 0:
             remaining = view[V_T] - view[V_TRICK]
             if need(view, target) * view[V_N] >= remaining:  # the target's bid is in reach of a set
-                if view[V_WIN_SEAT] == target or (view[V_NPLAYED] > 0 and yet_to_play(view, target)):
-                    win = winners(legal, view)
+                if view[V_WIN_SEAT] == target or (nplayed > 0 and yet_to_play(view, target)):
+                    win = winners(legal, best, led)
                     if win:
-                        safe = bosses(win, masks[M_HAND], masks)
+                        safe = bosses(win, unseen)
                         if safe:
                             return weakest(safe)
                         if view[V_WIN_SEAT] == target:
                             return weakest(win)
-    return play_to_lose(view, masks, legal)
+    return play_to_lose(legal, best, led)
 
 
 @_policy
