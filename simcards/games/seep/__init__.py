@@ -10,6 +10,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.seep import policies as _policies
+from simcards.games.seep.odds import BID
 from simcards.games.seep.records import UNIT_CODES, UNITS, figures, tally
 from simcards.games.seep.replay import replay
 from simcards.games.seep.rules import cfg_of, simulate_kernel
@@ -50,4 +51,5 @@ GAME = Game(
     replay=replay,
     aliases=("sweep", "sip"),
     shortcuts={"players": "num_players", "first-dealer": "first_dealer", "baazis": "match_baazis"},
+    odds={"bid": BID},
 )

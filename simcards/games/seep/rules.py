@@ -559,11 +559,23 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
               trace, tr_state, tr_moves, tr_off, tr_choice):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
     start_deal(st, cfg, dealer, D)
-    bidder = st[S_BIDDER]
     bid_mask = np.int64(0)
     for v in range(cfg[C_MIN_BID], 14):
         bid_mask |= VALMASK[v]
     st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask, np.int64(0))
+    play_dealt(st, cfg, 0, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+               trace, tr_state, tr_moves, tr_off, tr_choice)
+
+
+@hot
+def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+               trace, tr_state, tr_moves, tr_off, tr_choice):
+    """Bid, play and score a deal whose card order is already in ``deck`` (after ``start_deal``).
+
+    ``forced_bid`` > 0 is the bid (``simcards bid seep`` plays every legal bid on one
+    deck); 0 asks the bidder's policy. Shared by every entry point of the kernel.
+    """
+    bidder = st[S_BIDDER]
     h = np.int64(0)
     f = np.int64(0)
     for i in range(4):
@@ -578,8 +590,11 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
     st[S_STOCK] = stock
     st[S_OPEN_HAND] = h
     st[S_OPEN_FLOOR] = f
-    make_view(st, bidder, view)
-    bid = bid_funcs[bidder](view, rpol)
+    if forced_bid > 0:
+        bid = forced_bid
+    else:
+        make_view(st, bidder, view)
+        bid = bid_funcs[bidder](view, rpol)
     if bid < cfg[C_MIN_BID] or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
         raise ValueError("seep: a bid policy returned an illegal bid")
     st[S_BID] = bid
