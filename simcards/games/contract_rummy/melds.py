@@ -493,6 +493,12 @@ def deficiency(cnt, S, R, cfg, cap):
 
 
 @_NB
+def contract_within(cnt, S, R, cfg, budget):
+    """Whether the deficiency D(H) is at most ``budget`` (one pruned search)."""
+    return _search(cnt, S, R, cfg, budget, -1, False, np.empty((S + R + 1, MF), np.int64), False) >= 0
+
+
+@_NB
 def contract_missing(cnt, S, R, cfg, cap):
     """Cards still missing after the jokers held: max(0, D - J), at most cap + 1."""
     d = deficiency(cnt, S, R, cfg, cap + cnt[JOKER])

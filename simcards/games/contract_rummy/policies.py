@@ -28,12 +28,13 @@ from numba import types
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below
 from simcards.games.contract_rummy.melds import (
-    C_MIN_RUN, C_PEN, JOKER, NT, contract_missing, final_missing, find_contract, natural_slot,
+    C_MIN_RUN, C_PEN, JOKER, NT, contract_missing, contract_within, deficiency, final_missing, find_contract,
+    natural_slot,
     penalty, MF,
 )
 from simcards.games.contract_rummy.view import (
     MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
-    P_PILE_LEN, P_R, P_S, P_SEAT,
+    P_PILE_LEN, P_R, P_S, P_SEAT, P_TURN,
 )
 
 SIG = types.int64(types.int64[:], types.int64[:], types.int64[:, :], types.int64[:], types.uint64[:])
@@ -165,11 +166,14 @@ def better_draw(hand, pub, melds, opts, allow_deep):
 
 
 @_help
-def greedy_discard(hand, pub, melds, opts, defensive):
+def greedy_discard(hand, pub, melds, opts, defensive, rng):
     """Discard a card whose loss keeps ``missing`` lowest: highest penalty, least connected.
 
     ``defensive`` (expert): in dump mode (an opponent down with <= 3 cards) throw the
     highest penalty card; avoid cards that fit a table meld while an opponent is down.
+    Once the deal has lasted 6 rounds the choice among equally good cards gets random
+    noise: with one deck nearly every card is in a hand and deterministic greedy
+    players can pass the same few cards round forever.
     """
     cfg = cfg_of(pub)
     seat = pub[P_SEAT]
@@ -185,6 +189,7 @@ def greedy_discard(hand, pub, melds, opts, defensive):
                 opp_down = True
                 if pub[P_HLEN + q] <= 3:
                     dump = True
+    stalled = pub[P_TURN] > 6 * pub[P_NPL]
     m0 = -1
     best = -1
     best_key = -(1 << 40)
@@ -196,9 +201,18 @@ def greedy_discard(hand, pub, melds, opts, defensive):
             keeps = True
             if not down and not dump and not isolated(hand, cfg, t):
                 if m0 < 0:
-                    m0 = missing(hand, pub, cfg)
+                    if pub[P_FINAL_ALL]:
+                        m0 = final_missing(hand, pub[P_R], cfg)
+                    else:
+                        m0 = deficiency(hand, pub[P_S], pub[P_R], cfg, CAP + hand[JOKER])
+                        if m0 < hand[JOKER]:
+                            m0 = hand[JOKER]
                 hand[t] -= 1
-                keeps = missing(hand, pub, cfg) <= m0
+                if pub[P_FINAL_ALL]:
+                    keeps = final_missing(hand, pub[P_R], cfg) <= m0
+                else:
+                    # missing(hand - t) <= missing(hand)  <=>  D(hand - t) <= max(D, J)
+                    keeps = contract_within(hand, pub[P_S], pub[P_R], cfg, m0)
                 hand[t] += 1
             if down:
                 # a down player collects pairs and run pieces for extra melds and lay-offs
@@ -206,6 +220,8 @@ def greedy_discard(hand, pub, melds, opts, defensive):
             else:
                 key = (0 if keeps else -(1 << 30)) + penalty(cfg, t) * 1000 - 50 * connectivity(hand, t)
             key += t % 13  # ties: the higher rank goes
+            if stalled:
+                key += below(rng, 8000)
             if defensive and opp_down and not dump:
                 for k in range(pub[P_NMELDS]):
                     if natural_slot(cfg, melds[k], t) >= 0:
@@ -250,7 +266,7 @@ def basic_draw(hand, pub, melds, opts, rng):
 
 @_jit
 def basic_discard(hand, pub, melds, opts, rng):
-    return greedy_discard(hand, pub, melds, opts, False)
+    return greedy_discard(hand, pub, melds, opts, False, rng)
 
 
 @_jit
@@ -292,7 +308,7 @@ def expert_go_down(hand, pub, melds, opts, rng):
 
 @_jit
 def expert_discard(hand, pub, melds, opts, rng):
-    return greedy_discard(hand, pub, melds, opts, True)
+    return greedy_discard(hand, pub, melds, opts, True, rng)
 
 
 BASIC = Policy("basic", draw=basic_draw, go_down=always_go_down, discard=basic_discard, buy=basic_buy)

@@ -23,7 +23,7 @@ from simcards.games.contract_rummy.melds import (
     C_TAKE_AFTER, C_TIE, DISC_FORBIDDEN, DISC_OPTIONAL, DISC_REQUIRED, INF, JOKER, M_CONTRACT, M_HI,
     M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, SUITS_DISTINCT, add_to_meld,
     final_go_out, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
-    pos_type, popcount64,
+    pos_bounds, pos_type, popcount64,
 )
 from simcards.games.contract_rummy.view import (
     MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_CFG, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
@@ -658,6 +658,57 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
 
 
 @_NB
+def quick_meld_with(cfg, hand, t):
+    """Whether a minimum-size set or run holding natural t can be made from ``hand``."""
+    J = hand[JOKER]
+    if J > cfg[9]:  # C_MAX_JOK
+        J = cfg[9]
+    need = cfg[8]  # C_MIN_NAT
+    s = t // 13
+    r = t % 13
+    nat = 0
+    for s2 in range(4):
+        c = hand[s2 * 13 + r]
+        if cfg[5] == 0 and c > 1:  # C_SET_DUP
+            c = 1
+        nat += c
+    if nat >= need and nat + J >= cfg[3]:  # C_MIN_SET
+        return True
+    L = cfg[C_MIN_RUN]
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    # positions of t (an ace has two)
+    for p0 in range(pmin, pmax + 1):
+        if pos_type(cfg, s, p0) != t:
+            continue
+        for lo in range(p0 - L + 1, p0 + 1):
+            if lo < pmin or lo + L - 1 > pmax:
+                continue
+            nat = 0
+            for p in range(lo, lo + L):
+                if hand[pos_type(cfg, s, p)] > 0:
+                    nat += 1
+            if nat >= need and nat + J >= L:
+                return True
+    return False
+
+
+@_NB
+def related(cfg, hand, t):
+    """A joker, another card of t's rank, or a same-suit card within run reach is held."""
+    if hand[JOKER] > 0:
+        return True
+    s = t // 13
+    r = t % 13
+    for s2 in range(4):
+        if hand[s2 * 13 + r] > (1 if s2 == s else 0):
+            return True
+    for dd in range(1, cfg[C_MIN_RUN]):
+        if hand[s * 13 + (r + dd) % 13] or hand[s * 13 + (r - dd + 13) % 13]:
+            return True
+    return False
+
+
+@_NB
 def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
     """Necessary conditions for a deep take (hand already holds the taken cards)."""
     if not pub[P_DOWN + p]:
@@ -665,7 +716,10 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
             return True  # the exact final-deal test is cheap
         if target == JOKER:
             return find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) >= 0
-        return find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], target, True, sol) >= 0
+        hand[target] -= 1
+        rel = related(cfg, hand, target)
+        hand[target] += 1
+        return rel and find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], target, True, sol) >= 0
     if target == JOKER:
         return True
     if cfg[C_DEEP_USE] == 0:
@@ -688,11 +742,8 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
                         if hand[t2] == 0:
                             break
                         pos += direction
-    if cfg[C_EXTRA_MELDS]:
-        if find_contract(hand, 1, 0, cfg, hand[JOKER], target, True, sol) >= 0:
-            return True
-        if find_contract(hand, 0, 1, cfg, hand[JOKER], target, True, sol) >= 0:
-            return True
+    if cfg[C_EXTRA_MELDS] and quick_meld_with(cfg, hand, target):
+        return True
     if cfg[C_SWAP] and cfg[C_DEEP_USE] == 0:
         for i in range(pub[P_NMELDS]):
             m = melds[i]
@@ -718,6 +769,12 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
         hand[pub[P_PILE + pl - k]] -= 1
     if not rel:
         return False
+    if pub[P_DOWN + p] and target < 52 and cfg[C_DEEP_USE] == 0:
+        # a down player can always lay off just the target when it fits a meld: he still
+        # holds >= 2 cards afterwards (d >= 2), none of them barred from the discard
+        for i in range(pub[P_NMELDS]):
+            if natural_slot(cfg, melds[i], target) != -1:
+                return True
     # play it on the real arrays, then restore everything
     tr_flag = trn[1]
     trn[1] = 0
@@ -741,6 +798,17 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
 
 
 @_NB
+def _feasible_with(cfg, hand, pub, pl, d, sol):
+    """Whether the contract can be made from the hand plus the top d pile cards."""
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] += 1
+    ok = find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) >= 0
+    for k in range(1, d + 1):
+        hand[pub[P_PILE + pl - k]] -= 1
+    return ok
+
+
+@_NB
 def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol):
     hand = hands[p]
     n = 0
@@ -760,7 +828,20 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
             maxd = pl
             if cfg[C_MAX_DEPTH] < maxd:
                 maxd = cfg[C_MAX_DEPTH]
-            for d in range(2, maxd + 1):
+            mind = 2
+            if not down and not pub[P_FINAL_ALL] and maxd >= 2:
+                # necessary: the contract can be made from the hand plus the cards down to d;
+                # that is monotone in d, so bisect for the shallowest such depth
+                lo = 2
+                hi = maxd + 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if _feasible_with(cfg, hand, pub, pl, mid, sol):
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                mind = lo
+            for d in range(mind, maxd + 1):
                 if n + 1 >= OPT_SIZE:
                     break
                 if deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
