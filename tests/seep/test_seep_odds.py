@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from simcards.api import hand_odds
 from simcards.cli import main
-from simcards.core.cards import SUIT_MASKS, cards_of, mask_of, parse_cards
+from simcards.core.cards import SUIT_MASKS, mask_of, parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.game import OddsRequest
 from simcards.games.seep import GAME, referee
