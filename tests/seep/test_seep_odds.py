@@ -200,3 +200,24 @@ def test_bad_input_is_one_clear_error(kw, message):
 def test_impossible_length_bounds_are_reported():
     with pytest.raises(SimcardsError, match="no deal satisfies"):
         hand_odds("seep", hand=HAND, require=("E:len(S)>=12", "W:len(S)>=1"), deals=5, threads=1)
+
+
+def test_constrained_deal_is_uniform_over_the_deals_that_fit():
+    """East void in spades: the floor holds no spade with the exact probability
+    C(24,4)/C(36,4) (E takes 12 of the 36 non-spades; the floor draws from the other 36)."""
+    from simcards.games.seep.odds_kernel import deal_record
+
+    _, q = prepared(constraints=("E:void=S",))
+    c = q["constraints"]
+    hands, seat_hands = np.zeros(5, np.uint64), np.zeros(4, np.uint64)
+    buf, rng, deck = np.zeros(52, np.int64), np.zeros(1, np.uint64), np.zeros(52, np.int64)
+    n, no_spade = 10_000, 0
+    for i in range(n):
+        deal_record((O._accept(None),), np.int64(q["known"]), c.fixed, c.min_len, c.max_len, q["sizes"],
+                    q["pos_holder"], np.uint64(9), np.uint64(i), np.arange(52, dtype=np.int64), hands, seat_hands,
+                    buf, rng, deck)
+        assert sorted(deck) == list(range(52)) and mask_of(deck[:4].tolist()) == q["known"]
+        assert int(hands[1]) & SPADES == 0
+        no_spade += mask_of(deck[4:8].tolist()) & SPADES == 0
+    p = 10626 / 58905
+    assert abs(no_spade / n - p) < 4 * np.sqrt(p * (1 - p) / n)

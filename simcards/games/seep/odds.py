@@ -47,6 +47,16 @@ COLUMNS = tuple(Column(f"{f}_{b}", f"{f} with the bid {b} ({NOT_AN_OPTION}: not 
     Column("policy_bid", "the bid the bidder's own bid policy makes from the four cards"),)
 
 
+_ACCEPT: dict = {}
+
+
+def _accept(spec):
+    """The compiled accept function of ``spec`` (compiled once per process, not per batch)."""
+    if spec not in _ACCEPT:
+        _ACCEPT[spec] = compile_accept(spec)
+    return _ACCEPT[spec]
+
+
 def _holder_names(n: int) -> str:
     return "NESWF" if n == 4 else "01F"
 
@@ -133,7 +143,7 @@ def prepare(variant, request):
             raise SimcardsError(f"no deal satisfies the constraints: {who} cannot hold "
                                 f"{int(cons.min_len[h].sum())} cards of the required suits in {sizes[h]}")
     if request.accept is not None:
-        compile_accept(request.accept)  # a bad file or name fails here, with one line
+        _ACCEPT[request.accept] = compile_accept(request.accept)  # a bad file or name fails here, with one line
     return {"cards": cards, "known": mask_of(cards), "seat": seat, "dealer": dealer, "options": options,
             "scores": scores, "baazi": baazi, "D0": D0, "constraints": cons, "sizes": sizes,
             "pos_holder": pos_holder, "accept": request.accept}
@@ -145,7 +155,7 @@ def simulate(query, variant, table, seed, start, count):
     out = np.full((count, len(COLUMNS)), NOT_AN_OPTION, np.int64)
     cap = variant.max_deals_per_baazi or DEFAULT_BAAZI_CAP
     try:
-        simulate_bid_options(cfg_of(variant), table["bid"], table["move"], (compile_accept(query["accept"]),),
+        simulate_bid_options(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
                              np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                              query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]),
                              np.array(query["options"], np.int64), query["baazi"], np.int64(cap),
@@ -172,7 +182,7 @@ def trace_option(query, variant, table, seed: int, index: int, bid: int):
     tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
     tr_off = np.zeros(49, np.int64)
     tr_choice = np.zeros(48, np.int64)
-    trace_bid_option(cfg_of(variant), table["bid"], table["move"], (compile_accept(query["accept"]),),
+    trace_bid_option(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
                      np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                      query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]), np.int64(bid),
                      np.uint64(seed), np.int64(index), st, deck, tr_state, tr_moves, tr_off, tr_choice)
