@@ -104,7 +104,7 @@ def _emit(trace, tp, ev, a, b, c, d, e):
     tp[0] = i + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def bid_count(p, code):
     """Tricks a bid counts for in the forbidden-total rule (3.4)."""
     if code == NIL or code == B_BN:
@@ -120,7 +120,7 @@ def bid_count(p, code):
     return code
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def bid_made(p, code, t):
     """Whether a bid succeeded: at least k (ordinary, B6, SM), exactly 0/1/2 (Nil, BN, 1F, 2F)."""
     if code == NIL or code == B_BN:
@@ -136,7 +136,7 @@ def bid_made(p, code, t):
     return t >= code
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def deficit(scores, n, seat):
     """Best score among the other players minus ``seat``'s score (3.3)."""
     best = -(1 << 62)
@@ -146,7 +146,7 @@ def deficit(scores, n, seat):
     return best - scores[seat]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_hand):
     """(blind bids, open bids) legal for ``seat`` as code masks (3.2-3.4)."""
     opened = np.uint64(0)
@@ -180,7 +180,7 @@ def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_h
     return blind, opened
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def score_bid(p, code, t, jacks, g):
     """Score one player's hand (rules 5.1): returns (delta, new G, bags added, penalty).
 
@@ -599,7 +599,7 @@ def game_winner(scores, n, target):
 
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _features(row, col, seat, hand):
     """Hand features at the deal: trumps, top trumps, side aces, void side suits."""
     row[col + 5 * MAX_SEATS + seat] = popcount(hand & TRUMPS)
