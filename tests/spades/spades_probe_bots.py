@@ -49,3 +49,20 @@ probe_keep = Policy("probe_keep", base=probe, misdeal=keep)
 def refuse_all(hands):
     """An accept function that keeps no deal (for the odds tests)."""
     return False
+
+
+def count_spades_bid(view, rng):
+    """Bids its number of spades (at least 1): a deterministic bidder for the odds tests."""
+    n = 0
+    hand = view[V_HAND]
+    for c in range(39, 52):
+        n += (hand >> c) & 1
+    return max(1, n)
+
+
+def never_blind(view, rng):
+    return 0
+
+
+# bids its spade count, never Blind Nil, plays like basic
+spade_counter = Policy("spade_counter", base=BASIC, blind=never_blind, bid=count_spades_bid)

@@ -1,11 +1,13 @@
 """``simcards bid spades``: how each legal bid of a known hand fares.
 
 You give your 13 cards, your seat and the dealer, the bids already made at the table
-(``--bids "E=3,S=nil"``) and optionally the scores (``NS:EW``) and ``--require``
-knowledge of the hidden hands. The other 39 cards are dealt uniformly around yours;
-each legal bid is played on the same deals (the other seats bid and play with their
-policies), and the table shows, per bid, how often you take that many tricks, how often
-the team contract (or your Nil) makes, the team's expected points and bags.
+(``--bids "E=3,S=nil"``) and optionally the scores (``NS:EW``, or ``NS:EW:bagsNS:bagsEW``)
+and ``--require``/``--accept`` knowledge of the hidden hands. The other 39 cards are
+dealt uniformly around yours; a deal is kept only if the seats that already bid would
+have bid exactly so with their policies (rejection). Each legal bid is played on the
+same deals (the later seats bid and everybody plays with their policies), and the table
+shows, per bid, how often it makes (your Nil: no trick), the team's expected points and
+bags, and with ``--scores`` how often the team goes on to win the game.
 """
 from __future__ import annotations
 
@@ -22,10 +24,17 @@ from simcards.games.spades.policies import BN_BIT
 from simcards.games.spades.referee import legal_bid_set
 
 SEATS = "NESW"
+BN_LABEL = "BN (if blind)"  # you have seen your hand: Blind Nil is shown as "had you bid it blind"
+TRICKS = range(14)
 
 
 def bid_name(b: int) -> str:
     return "Nil" if b == 0 else ("BN" if b == BN_BIT else str(b))
+
+
+def option_label(b: int) -> str:
+    """The bid as shown in the table (the Blind Nil row is hypothetical)."""
+    return BN_LABEL if b == BN_BIT else bid_name(b)
 
 
 def _parse_bid(text: str, who: int) -> int:
@@ -39,6 +48,20 @@ def _parse_bid(text: str, who: int) -> int:
     raise SimcardsError(f"bid of {SEATS[who]} must be 1..13, nil or bn; got {text!r}")
 
 
+def bags_from_scores(variant, scores) -> tuple[int, int]:
+    """Bag counters implied by the scores: the units digit when the variant keeps it so.
+
+    Under the usual scoring (bags accumulate, 1 point each, 10 bags cost a multiple of
+    10, every other score a multiple of 10) a team's bag counter is its score mod 10
+    (312 = 31 tens and 2 bags; -48 = 2 bags). Otherwise the counters are taken as 0.
+    """
+    v = variant
+    tens = all(x % 10 == 0 for x in (v.nil_value, v.blind_nil_value, v.bag_limit_penalty, v.boston_bonus))
+    if v.bag_mode == "accumulate" and v.bag_point_value == 1 and v.bag_limit == 10 and tens:
+        return scores[0] % 10, scores[1] % 10
+    return 0, 0
+
+
 def prepare(variant, request):
     """Validate the request: 13 known cards, seat, dealer, the earlier bids in order, scores."""
     cards = tuple(request.hand)
@@ -48,6 +71,9 @@ def prepare(variant, request):
     bad = [c for c in cards if c not in deck]
     if bad:
         raise SimcardsError(f"spades bid: {format_card(bad[0])} is not in the deck of this variant")
+    for name, value in (("seat", request.seat), ("dealer", request.dealer)):
+        if value is not None and not 0 <= value < 4:
+            raise SimcardsError(f"spades bid: {name} must be one of N, E, S, W (0..3); got {value}")
     seat = 0 if request.seat is None else request.seat
     dealer = (seat + 3) % 4 if request.dealer is None else request.dealer
     order = [(dealer + 1 + i) % 4 for i in range(4)]
@@ -61,9 +87,17 @@ def prepare(variant, request):
     missing = [SEATS[s] for s in before if prior[s] < 0]
     if missing:
         raise SimcardsError(f"spades bid: give the earlier bids of {', '.join(missing)} (e.g. --bids \"{missing[0]}=3\")")
-    scores = tuple(request.scores) or (0, 0)
-    if len(scores) != 2:
-        raise SimcardsError(f"spades bid: --scores takes the two team scores NS:EW, got {len(scores)} numbers")
+    given = tuple(int(x) for x in request.scores)
+    if len(given) not in (0, 2, 4):
+        raise SimcardsError("spades bid: --scores takes the two team scores NS:EW (or NS:EW:bagsNS:bagsEW), "
+                            f"got {len(given)} numbers")
+    scores = given[:2] or (0, 0)
+    bags = given[2:] if len(given) == 4 else bags_from_scores(variant, scores)
+    if variant.bag_mode == "accumulate" and not all(0 <= b < variant.bag_limit for b in bags):
+        raise SimcardsError(f"spades bid: bag counters must be 0..{variant.bag_limit - 1}, got {bags[0]}:{bags[1]}")
+    if given and rules_game_over(variant, scores):
+        raise SimcardsError(f"spades bid: the game is already over at {scores[0]}:{scores[1]} "
+                            f"(target {variant.target_score})")
     made: dict[int, tuple[int, bool]] = {}
     for s in before:
         b = prior[s]
@@ -72,14 +106,29 @@ def prepare(variant, request):
             raise SimcardsError(f"spades bid: {SEATS[s]} may not bid {bid_name(b)} here")
         made[s] = (0 if b == BN_BIT else b, b == BN_BIT)
     legal = legal_bid_set(variant, seat, dealer, made, scores, looked=True)
-    options = tuple(sorted(b for b in legal if b != "BN"))
+    options = sorted(b for b in legal if b != "BN")
+    if "BN" in legal_bid_set(variant, seat, dealer, made, scores, looked=False):
+        options.append(BN_BIT)  # hypothetical: legal only had you not looked (reported, never recommended)
     cons = parse_constraints(request.constraints, 4, known={seat: list(cards)})
-    return {"cards": cards, "seat": seat, "dealer": dealer, "prior": tuple(prior), "options": options,
-            "scores": scores, "constraints": cons, "accept": request.accept}
+    return {"cards": cards, "seat": seat, "dealer": dealer, "prior": tuple(prior), "options": tuple(options),
+            "scores": scores, "bags": tuple(int(b) for b in bags), "play_out": bool(given),
+            "constraints": cons, "accept": request.accept}
+
+
+def rules_game_over(variant, scores) -> bool:
+    """Rules 5.8: the scores already end the game (no hand to bid on)."""
+    s0, s1 = scores
+    terminal = max(s0, s1) >= variant.target_score or (
+        variant.losing_score is not None and min(s0, s1) <= variant.losing_score)
+    return terminal and s0 != s1
+
+
+def _prior_text(query) -> str:
+    return ",".join(f"{SEATS[s]}={bid_name(b)}" for s, b in enumerate(query["prior"]) if b >= 0)
 
 
 def simulate(query, variant, table, seed, start, count):
-    """Records of deals ``start..``: per option slot the ``rules.ODDS_FIELDS``."""
+    """Records of deals ``start..``: per option slot the ``rules.ODDS_FIELDS``, then the deal."""
     params, deck, masks = prepared(variant)
     cons = query["constraints"]
     out = np.full((count, len(COLUMNS)), -99, np.int64)
@@ -89,75 +138,152 @@ def simulate(query, variant, table, seed, start, count):
             params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
             query["seat"], query["dealer"], np.array(query["prior"], np.int64),
             np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
+            np.array(query["bags"], np.int64), query["play_out"],
             np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
     except ValueError as exc:
-        raise SimcardsError(error_text(err) if err[0] != rules.E_REDEALS else str(exc)) from None
+        code = int(err[0])
+        if code == rules.E_REDEALS:
+            raise SimcardsError(str(exc)) from None
+        if code == rules.E_ACCEPT:
+            raise SimcardsError(f"spades bid: no deal satisfies the accept function (it keeps refusing: "
+                                f"{rules.MAX_TRIES:,} deals tried)") from None
+        if code == rules.E_PRIOR:
+            raise SimcardsError(f"spades bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
+                                f"policies never bid so in {rules.MAX_TRIES:,} deals (other policies? --seat-policy)"
+                                ) from None
+        raise SimcardsError(error_text(err)) from None
     return out
 
 
-COLUMNS = tuple(Column(f"{field}_{bid_name(b).lower()}", f"{field} with the bid {bid_name(b)} (-99: not an option)")
-                for b in range(rules.ODDS_SLOTS) for field in rules.ODDS_FIELDS)
+COLUMNS = (tuple(Column(f"{field}_{bid_name(b).lower()}", f"{field} with the bid {bid_name(b)} (-99: not an option)")
+                 for b in range(rules.ODDS_SLOTS) for field in rules.ODDS_FIELDS)
+           + tuple(Column(f"hand{s}", f"cards dealt to seat {s} (bit mask)") for s in range(4)))
 
 
 def tally(query, df, variant):
-    from simcards.experiment import stats
+    """Per option: the rates the user reads (makes, Nil made, own tricks >= bid, game won)
+    and means (points, tricks, bags, and the share of each trick count 0..13 for the figure)."""
+    rows = []
 
-    parts = []
+    def rate(metric, group, ok):
+        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
+
+    def mean(metric, group, x):
+        x = x.astype(np.float64)
+        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+
     for b in query["options"]:
-        name = bid_name(b)
-        col = {f: df[f"{f}_{name.lower()}"].to_numpy() for f in rules.ODDS_FIELDS}
-        made = col["tricks"] == 0 if b == 0 else col["made"] == 1
-        parts.append(stats.rate("makes", made).assign(group=name))
-        if b > 0:
-            parts.append(stats.rate("own_tricks>=bid", col["tricks"] >= b).assign(group=name))
-        parts.append(stats.mean("team_points", col["points"]).assign(group=name))
-        parts.append(stats.mean("own_tricks", col["tricks"]).assign(group=name))
-        parts.append(stats.mean("team_bags", col["bags"]).assign(group=name))
-    return pd.concat(parts, ignore_index=True)
+        name = option_label(b)
+        col = {f: df[f"{f}_{bid_name(b).lower()}"].to_numpy() for f in rules.ODDS_FIELDS}
+        nil = b in (0, BN_BIT)
+        rate("makes", name, col["nil"] == 1 if nil else col["made"] == 1)
+        if nil:
+            rate("nil_made", name, col["nil"] == 1)
+            has = col["made"] >= 0  # partner bid a number
+            if has.any():
+                rate("partner_made", name, col["made"][has] == 1)
+        else:
+            rate("own_tricks>=bid", name, col["tricks"] >= b)
+        if query["play_out"]:
+            rate("wins_game", name, col["win"] == 1)
+        mean("team_points", name, col["points"])
+        mean("own_tricks", name, col["tricks"])
+        mean("team_tricks", name, col["team_tricks"])
+        mean("team_bags", name, col["bags"])
+        counts = np.bincount(col["tricks"], minlength=14)
+        for k in TRICKS:  # shares as means of indicators: shown in the figure, not --precision targets
+            rows.append((f"tricks={k}", name, "mean", col["tricks"].size, float(counts[k]), float(counts[k])))
+    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+
+
+def _ci(row, digits) -> str:
+    return f"[{row.ci_low:.{digits}f}, {row.ci_high:.{digits}f}]"
 
 
 def present(query, summary, variant):
-    """One row per legal bid, best expected team points first."""
-    def get(metric, name):
-        rows = summary[(summary.metric == metric) & (summary.group == name)]
-        return rows.iloc[0] if len(rows) else None
-
+    """One row per option, best expected team points first; ``recommended`` marks the
+    best legal bid by expected points, ``best for game`` (with --scores) the one with the
+    highest probability of winning the game. The Blind Nil row is hypothetical."""
+    by = {(m, g): r for m, g, r in zip(summary.metric, summary.group, summary.itertuples())}
     rows = []
     for b in query["options"]:
-        name = bid_name(b)
-        pts = get("team_points", name)
-        own = get("own_tricks>=bid", name)
-        rows.append({"bid": name, "P(makes)": round(get("makes", name).estimate, 4),
-                     "P(own tricks>=bid)": "" if own is None else round(own.estimate, 4),
-                     "team points": round(pts.estimate, 2), "95% CI": f"[{pts.ci_low:.1f}, {pts.ci_high:.1f}]",
-                     "own tricks": round(get("own_tricks", name).estimate, 3),
-                     "team bags": round(get("team_bags", name).estimate, 3)})
+        name = option_label(b)
+        makes, pts = by[("makes", name)], by[("team_points", name)]
+        nil, own, partner = by.get(("nil_made", name)), by.get(("own_tricks>=bid", name)), by.get(("partner_made", name))
+        row = {"bid": name, "P(makes)": round(makes.estimate, 4), "makes 95% CI": _ci(makes, 3),
+               "P(nil made)": "" if nil is None else round(nil.estimate, 4),
+               "P(partner makes)": "" if partner is None else round(partner.estimate, 4),
+               "P(own tricks>=bid)": "" if own is None else round(own.estimate, 4),
+               "team points": round(pts.estimate, 2), "points 95% CI": _ci(pts, 1),
+               "own tricks": round(by[("own_tricks", name)].estimate, 3),
+               "team bags": round(by[("team_bags", name)].estimate, 3)}
+        if query["play_out"]:
+            win = by[("wins_game", name)]
+            row["P(win game)"] = round(win.estimate, 4)
+            row["win 95% CI"] = _ci(win, 3)
+        rows.append(row)
     table = pd.DataFrame(rows).sort_values("team points", ascending=False, ignore_index=True)
-    table["recommended"] = ["yes"] + [""] * (len(table) - 1)
+    legal = table.bid != BN_LABEL
+    table["recommended"] = ""
+    table.loc[table.index[legal][0], "recommended"] = "yes"
+    if query["play_out"]:
+        table["best for game"] = ""
+        table.loc[table[legal]["P(win game)"].idxmax(), "best for game"] = "yes"
     return table
 
 
+def recommended(query, summary, by: str = "points") -> str:
+    """Label of the recommended legal bid, by expected team ``points`` or by P(win ``game``)."""
+    metric = "team_points" if by == "points" else "wins_game"
+    rows = summary[(summary.metric == metric) & (summary.group != BN_LABEL)]
+    return str(rows.loc[rows.estimate.idxmax(), "group"])
+
+
 def figure(query, summary, variant):
+    """Left: the distribution of your tricks with the recommended bid (bars, the bid
+    marked by a line) and every other legal bid (faint steps). Right: expected team
+    points by bid with 95 % intervals, the recommended bid highlighted."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sub = summary[summary.metric == "team_points"].copy()
-    order = [bid_name(b) for b in query["options"]]
-    sub["order"] = sub.group.map({n: i for i, n in enumerate(order)})
-    sub = sub.sort_values("order")
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    ax.bar(sub.group, sub.estimate, yerr=[sub.estimate - sub.ci_low, sub.ci_high - sub.estimate], capsize=3)
-    ax.axhline(0, color="grey", lw=0.8)
+    best = recommended(query, summary)
+    best_game = recommended(query, summary, "game") if query["play_out"] else None
+
+    def shares(name):
+        sub = summary[summary.group == name].set_index("metric")
+        return np.array([sub.loc[f"tricks={k}", "estimate"] for k in TRICKS])
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 2]})
+    for b in query["options"]:
+        name = option_label(b)
+        if name != best:
+            left.step(list(TRICKS), shares(name), where="mid", color="grey", alpha=0.25, lw=0.8)
+    left.bar(list(TRICKS), shares(best), color="tab:blue", alpha=0.8, label=f"tricks you take, bidding {best}")
+    value = 0 if best == "Nil" else int(best)
+    left.axvline(value, color="tab:red", lw=2, label=f"recommended bid: {best}")
+    if best_game is not None and best_game != best:
+        v = 0 if best_game == "Nil" else int(best_game)
+        left.axvline(v, color="tab:green", lw=2, ls="--", label=f"best for the game: {best_game}")
+    left.set_xticks(list(TRICKS))
+    left.set_xlabel("tricks you take (grey: the other bids)")
+    left.set_ylabel("share of deals")
+    left.legend(fontsize=8)
+    names = [option_label(b) for b in query["options"]]
+    pts = summary[summary.metric == "team_points"].set_index("group").loc[names]
+    colors = ["tab:red" if n == best else ("lightgrey" if n == BN_LABEL else "tab:blue") for n in names]
+    right.bar(["BN" if n == BN_LABEL else n for n in names], pts.estimate,
+              yerr=[pts.estimate - pts.ci_low, pts.ci_high - pts.estimate], capsize=2, color=colors)
+    right.axhline(0, color="grey", lw=0.8)
+    right.set_xlabel("bid (BN: had you bid it blind)")
+    right.set_ylabel("expected team points this hand")
     hand = " ".join(format_card(c) for c in sorted(query["cards"], reverse=True))
-    ax.set_title(f"Spades: team points by bid, {SEATS[query['seat']]} holding\n{hand}", fontsize=9)
-    ax.set_xlabel("bid")
-    ax.set_ylabel("expected team points this hand")
+    fig.suptitle(f"Spades: {SEATS[query['seat']]} holding {hand}", fontsize=10)
     fig.tight_layout()
     return fig
 
 
-BID = OddsSupport(command="bid", help="how often each legal bid makes, expected team points and bags",
+BID = OddsSupport(command="bid", help="how often each legal bid makes, expected team points, bags, P(win game)",
                   prepare=prepare, simulate=simulate, columns=COLUMNS, tally=tally, present=present,
                   figure=figure, batch=2000)

@@ -102,8 +102,10 @@ T_HANDS_BEFORE = 103  # hands already played in the game
 TRACE_LEN = 104
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
-E_BID, E_PLAY, E_EXCHANGE, E_REDEALS = 1, 2, 3, 4
+E_BID, E_PLAY, E_EXCHANGE, E_REDEALS, E_ACCEPT, E_PRIOR = 1, 2, 3, 4, 5, 6
 MAX_REDEALS = 10_000
+MAX_TRIES = 100_000  # hand odds: deals tried per record before giving up (accept, earlier bids)
+BID_STOP = -2  # play_hand forced-bid value: stop before this seat bids
 
 _ONE = np.uint64(1)
 _THIRTEEN = np.full(4, 13, np.int64)  # cards per seat
@@ -336,8 +338,10 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
     Updates ``scores`` and ``bags`` (per team) in place and writes the hand's record
     row ``rec`` (``DEAL_COLUMNS``) and, when ``trace_on``, the trace row ``trace``.
     ``forced[s] >= 0`` makes seat ``s`` bid that value without asking its policy
-    (``BN_BIT`` = Blind Nil); with ``do_deal`` false ``hands`` already holds the deal
-    (hand odds: the same deal for every option, no misdeal check).
+    (``BN_BIT`` = Blind Nil); ``forced[s] == BID_STOP`` returns as soon as it is seat
+    ``s``'s turn to bid (``rec`` then holds the earlier bids); with ``do_deal`` false
+    ``hands`` already holds the deal (hand odds: the same deal for every option, no
+    misdeal check).
     """
     p = params[0]
     trumps = suit_masks[3]
@@ -393,6 +397,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         blinds[s] = 0
     for i in range(4):
         s = (dealer + 1 + i) & 3
+        if forced[s] == BID_STOP:  # hand odds: only the bids before this seat were wanted
+            return
         legal = legal_bids(params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
         blind = 0
@@ -691,22 +697,9 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
             bags[0] = 0
             bags[1] = 0
             row[G_GAMES] += 1
-            game_winner = -1
-            hands_in_game = 0
-            while True:
-                trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
-                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                          scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
-                          trace_on and total_hands < trace.shape[0], err, free, True)
-                hands_in_game += 1
-                total_hands += 1
-                _accumulate(row, rec)
-                dealer = (dealer + 1) & 3
-                game_winner = game_over(params, scores[0], scores[1])
-                if game_winner >= 0 or hands_in_game >= p.max_hands:
-                    break
-                if terminal_tie(params, scores[0], scores[1]):
-                    row[G_TIES] += 1
+            game_winner, dealer, total_hands = play_game(
+                params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer, scores, bags,
+                0, total_hands, fblind, fbid, fexch, fplay, fmis, rec, row, trace, trace_on, err, free)
             if game_winner < 0:
                 winner = -1
                 break
@@ -721,6 +714,33 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
             row[G_BAGCOUNT + t] = bags[t]
         row[G_BOTH] = 1 if min(scores[0], scores[1]) >= p.target_score else 0
     keep_alive(owners)
+
+
+@nb.njit(cache=True, nogil=True)
+def play_game(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer, scores, bags,
+              hands_in_game, total_hands, fblind, fbid, fexch, fplay, fmis, rec, row, trace, trace_on, err, free):
+    """Play hands from ``scores``/``bags`` until the game ends (rules 5.8) or ``max_hands``.
+
+    ``hands_in_game`` hands of this game were played before; each new hand is added to
+    ``row`` (``GAME_COLUMNS`` tallies) and, with ``trace_on``, traced into
+    ``trace[total_hands]`` while rows last. Returns (winning team or -1 if unfinished,
+    next dealer, ``total_hands`` after the game).
+    """
+    p = params[0]
+    while True:
+        trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
+        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
+                  scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
+                  trace_on and total_hands < trace.shape[0], err, free, True)
+        hands_in_game += 1
+        total_hands += 1
+        _accumulate(row, rec)
+        dealer = (dealer + 1) & 3
+        winner = game_over(params, scores[0], scores[1])
+        if winner >= 0 or hands_in_game >= p.max_hands:
+            return winner, dealer, total_hands
+        if terminal_tie(params, scores[0], scores[1]):
+            row[G_TIES] += 1
 
 
 @nb.njit(cache=True)
@@ -744,23 +764,42 @@ def _accumulate(row, rec):
 
 # ---------------------------------------------------------------- hand odds (simcards bid spades)
 
-ODDS_SLOTS = 14  # option slots: bids 0 (Nil) .. 13 (a seat that has seen its hand cannot bid BN)
-ODDS_FIELDS = ("tricks", "team_tricks", "made", "points", "bags")  # per option slot
+ODDS_SLOTS = 15  # option slots: bids 0 (Nil) .. 13, and BN_BIT = 14 (Blind Nil "had you bid it blind")
+ODDS_FIELDS = ("tricks", "team_tricks", "made", "nil", "points", "bags", "win")  # per option slot
+ODDS_HANDS = ODDS_SLOTS * len(ODDS_FIELDS)  # then 4 columns: the accepted deal (hand masks by seat)
+ODDS_WIDTH = ODDS_HANDS + 4
+FUTURE_STREAM = 5  # play-out of the game: deal stream 5, seat s stream 6 + s (1..4 play this hand)
+
+
+@nb.njit(cache=True)
+def _start_streams(seed, index, first, deal_rng, rngs):
+    """Deal stream ``first`` and seat streams ``first + 1 + s`` of record ``index``."""
+    deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first))
+    for s in range(4):
+        rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first + 1 + s))
 
 
 @nb.njit(cache=True, nogil=True)
 def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, accept, seat, dealer, prior,
-                         options, scores0, seed, start, count, fblind, fbid, fexch, fplay, fmis, out, err):
+                         options, scores0, bags0, play_out, seed, start, count,
+                         fblind, fbid, fexch, fplay, fmis, out, err):
     """Deal ``count`` hands around the known cards and play each bid option on each.
 
-    Deal ``i`` uses stream 0 of ``(seed, start + i)`` (``fixed`` cards and suit-length
-    bounds, redealt until ``accept[0](hands)``: a 1-tuple, so that numba types it as a
-    first-class function and one cached kernel serves every accept function); every
-    option replays that deal with the seat streams restarted, so options differ only by
-    the bid. ``prior[s] >= 0`` are the bids already made; ``seat`` bids the option; the
-    other seats ask their policies.
-    Row ``i`` of ``out`` holds, per option slot ``o`` (``ODDS_FIELDS``), the seat's
-    tricks, its team's tricks, made (1/0, -1 no contract), team points and new bags.
+    Deal ``i`` is drawn from stream 0 of ``(seed, start + i)`` with the ``fixed`` cards
+    and the suit-length bounds, and redrawn (at most ``MAX_TRIES`` times) until
+    ``accept[0](hands)`` holds (a 1-tuple, so that numba types it as a first-class
+    function and one cached kernel serves every accept function) and the seats with
+    ``prior[s] >= 0`` would, with their policies and the seat streams of the record,
+    bid exactly ``prior[s]`` (``BN_BIT`` = Blind Nil): :func:`play_hand` stopped at
+    ``seat``'s turn. Every option then replays that deal with the seat streams
+    restarted and ``seat`` forced to bid the option, so the earlier seats repeat their
+    bids and the options differ only by the bid (common random numbers).
+    With ``play_out`` the game goes on from the scores after the hand (next dealer,
+    fresh deals of stream ``FUTURE_STREAM``) until it ends.
+    Row ``i`` of ``out`` holds, per option slot (``ODDS_FIELDS``): the seat's tricks,
+    its team's tricks, made (1/0, -1 no contract), the seat's Nil (1 made, 0 failed,
+    -1 not Nil), team points and new bags this hand, and whether the team won the game
+    (1/0, -1 unfinished or not played out); then the four dealt hands.
     """
     p = params[0]
     owners = _scratch()
@@ -769,9 +808,16 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
     scores, bags, rec = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[8])
     forced = borrowed(owners[9])
     dealt = np.zeros(4, np.uint64)
+    spare_rng = np.zeros(1, np.uint64)  # the check restarts the seat streams, not the deal stream
+    no_cards = np.zeros(4, np.uint64)
+    no_trace = np.zeros((1, TRACE_LEN), np.int64)
     sizes = np.full(4, 13, np.int64)
+    game_row = np.zeros(N_GAME_COLS, np.int64)
     nf = len(ODDS_FIELDS)
     team = seat & 1
+    checks = False
+    for s in range(4):
+        checks = checks or prior[s] >= 0
     for i in range(count):
         _start_record(seed, start + i, deal_rng, rngs)
         tries = 0
@@ -780,31 +826,66 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
                                 min_len, max_len, suit_masks, 10_000) < 0:
                 err[0] = E_REDEALS
                 raise ValueError("spades: no deal satisfies the constraints")
-            if accept[0](hands):
+            ok = accept[0](hands)
+            if not ok:
+                err[0] = E_ACCEPT
+            elif checks:  # would the earlier seats have bid so with these hands?
+                for s in range(4):
+                    dealt[s] = hands[s]
+                    forced[s] = -1
+                forced[seat] = BID_STOP
+                _start_streams(seed, start + i, 0, spare_rng, rngs)
+                scores[0] = scores0[0]
+                scores[1] = scores0[1]
+                bags[0] = bags0[0]
+                bags[1] = bags0[1]
+                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
+                          scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
+                for s in range(4):
+                    hands[s] = dealt[s]
+                    if prior[s] >= 0 and (rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s])
+                                          or rec[D_BLIND + s] != (1 if prior[s] == BN_BIT else 0)):
+                        ok = False
+                        err[0] = E_PRIOR
+            if ok:
                 break
             tries += 1
-            if tries > 100_000:
-                err[0] = E_REDEALS
-                raise ValueError("spades: the accept function keeps refusing deals")
+            if tries >= MAX_TRIES:
+                raise ValueError("spades: no deal accepted")
         for s in range(4):
             dealt[s] = hands[s]
+            out[i, ODDS_HANDS + s] = np.int64(hands[s])
         for j in range(options.shape[0]):
             o = options[j]
             _start_record(seed, start + i, deal_rng, rngs)
             for s in range(4):
                 hands[s] = dealt[s]
-                forced[s] = prior[s]
+                forced[s] = -1
             forced[seat] = o
             scores[0] = scores0[0]
             scores[1] = scores0[1]
-            bags[0] = 0
-            bags[1] = 0
+            bags[0] = bags0[0]
+            bags[1] = bags0[1]
             play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                       scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
             base = o * nf
             out[i, base] = rec[D_TRICKS + seat]
             out[i, base + 1] = rec[D_WON + team]
             out[i, base + 2] = rec[D_MADE + team]
-            out[i, base + 3] = rec[D_POINTS + team]
-            out[i, base + 4] = rec[D_BAGS + team]
+            out[i, base + 3] = rec[D_NIL + seat]
+            out[i, base + 4] = rec[D_POINTS + team]
+            out[i, base + 5] = rec[D_BAGS + team]
+            win = -1
+            if play_out:
+                winner = game_over(params, scores[0], scores[1])
+                if winner < 0 and p.max_hands > 1:
+                    _start_streams(seed, start + i, FUTURE_STREAM, deal_rng, rngs)
+                    forced[seat] = -1
+                    winner, _, _ = play_game(params, deck, suit_masks, no_cards, deal_rng, rngs, view, hands,
+                                             given, buf, (dealer + 1) & 3, scores, bags, 1, 0, fblind, fbid,
+                                             fexch, fplay, fmis, rec, game_row, no_trace, False,
+                                             err, forced)
+                if winner >= 0:
+                    win = 1 if winner == team else 0
+            out[i, base + 6] = win
     keep_alive(owners)
