@@ -201,9 +201,9 @@ def _ci(row, digits) -> str:
 
 
 def present(query, summary, variant):
-    """One row per option, best expected team points first; ``recommended`` marks the
-    best legal bid by expected points, ``best for game`` (with --scores) the one with the
-    highest probability of winning the game. The Blind Nil row is hypothetical."""
+    """One row per option, best expected team points first (the hypothetical Blind Nil row
+    last); ``recommended`` marks the best legal bid by expected points, ``best for game``
+    (with --scores) the legal bid with the highest probability of winning the game."""
     by = {(m, g): r for m, g, r in zip(summary.metric, summary.group, summary.itertuples())}
     rows = []
     for b in query["options"]:
@@ -222,10 +222,12 @@ def present(query, summary, variant):
             row["P(win game)"] = round(win.estimate, 4)
             row["win 95% CI"] = _ci(win, 3)
         rows.append(row)
-    table = pd.DataFrame(rows).sort_values("team points", ascending=False, ignore_index=True)
+    table = pd.DataFrame(rows)
+    table = table.assign(hypothetical=table.bid == BN_LABEL).sort_values(
+        ["hypothetical", "team points"], ascending=[True, False], ignore_index=True).drop(columns="hypothetical")
     legal = table.bid != BN_LABEL
     table["recommended"] = ""
-    table.loc[table.index[legal][0], "recommended"] = "yes"
+    table.loc[0, "recommended"] = "yes"
     if query["play_out"]:
         table["best for game"] = ""
         table.loc[table[legal]["P(win game)"].idxmax(), "best for game"] = "yes"
