@@ -23,9 +23,9 @@ SPADES = sum(1 << c for c in range(39, 52))
 FIELD = {c.name: i for i, c in enumerate(BID.columns)}
 
 
-def request(hand=HAND, seat=0, dealer=3, bids=None, scores=(), require=(), accept=None):
+def request(hand=HAND, seat=0, dealer=3, bids=None, scores=(), require=(), accept=None, options=None):
     return OddsRequest(hand=tuple(parse_cards(hand)), seat=seat, dealer=dealer, bids=bids or {},
-                       scores=tuple(scores), constraints=tuple(require), accept=accept)
+                       scores=tuple(scores), constraints=tuple(require), accept=accept, options=options or {})
 
 
 def mask(text):
@@ -248,6 +248,8 @@ def test_precision_stops_when_every_rate_is_precise():
     ({"scores": (1, 2, 3)}, "two team scores"),
     ({"scores": (510, 420)}, "already over"),
     ({"scores": (310, 420, 12, 0)}, "bag counters"),
+    ({"hand": ALL_SPADES.replace("2S", "LJ")}, "not in the deck"),
+    ({"options": {"deal": 2}}, "--deal does not apply"),
 ])
 def test_bad_requests_are_one_line_errors(kw, message):
     with pytest.raises(SimcardsError, match=message):

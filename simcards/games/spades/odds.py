@@ -64,6 +64,8 @@ def bags_from_scores(variant, scores) -> tuple[int, int]:
 
 def prepare(variant, request):
     """Validate the request: 13 known cards, seat, dealer, the earlier bids in order, scores."""
+    if request.options.get("deal") is not None:
+        raise SimcardsError("spades bid: --deal does not apply (give the scores with --scores NS:EW)")
     cards = tuple(request.hand)
     if len(cards) != 13:
         raise SimcardsError(f"spades bid: give your 13 cards (got {len(cards)})")
@@ -151,6 +153,9 @@ def simulate(query, variant, table, seed, start, count):
             raise SimcardsError(f"spades bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
                                 f"policies never bid so in {rules.MAX_TRIES:,} deals (other policies? --seat-policy)"
                                 ) from None
+        if code == rules.E_REPLAY:
+            raise SimcardsError(f"spades bid: the policy of {SEATS[int(err[1])]} bid differently on the same deal "
+                                "(a policy must depend only on its view and its random stream)") from None
         raise SimcardsError(error_text(err)) from None
     return out
 

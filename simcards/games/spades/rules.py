@@ -102,7 +102,7 @@ T_HANDS_BEFORE = 103  # hands already played in the game
 TRACE_LEN = 104
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
-E_BID, E_PLAY, E_EXCHANGE, E_REDEALS, E_ACCEPT, E_PRIOR = 1, 2, 3, 4, 5, 6
+E_BID, E_PLAY, E_EXCHANGE, E_REDEALS, E_ACCEPT, E_PRIOR, E_REPLAY = 1, 2, 3, 4, 5, 6, 7
 MAX_REDEALS = 10_000
 MAX_TRIES = 100_000  # hand odds: deals tried per record before giving up (accept, earlier bids)
 BID_STOP = -2  # play_hand forced-bid value: stop before this seat bids
@@ -868,6 +868,11 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
             bags[1] = bags0[1]
             play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                       scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
+            for s in range(4):  # the check above saw the same hands, view and streams
+                if prior[s] >= 0 and rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s]):
+                    err[0] = E_REPLAY
+                    err[1] = s
+                    raise ValueError("spades: a policy bid differently on the same deal")
             base = o * nf
             out[i, base] = rec[D_TRICKS + seat]
             out[i, base + 1] = rec[D_WON + team]
