@@ -28,7 +28,11 @@ def draw_top(hand, pub, melds, opts, rng):
 
 @_jit
 def draw_deep3(hand, pub, melds, opts, rng):
-    return 3
+    """DEEP(3), asking the engine for the deep takes first."""
+    for i in range(1, opts[0] + 1):
+        if opts[i] == 3:
+            return 3
+    return -1
 
 
 @_jit
@@ -170,7 +174,7 @@ class Table:
         s = self.s
         half = s.scratch.shape[0] // 2
         n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.tr, s.trn, self.opts,
-                           s.scratch[:half], s.scratch[half:], self.sol)
+                           s.scratch[:half], s.scratch[half:], self.sol, True)
         return [int(x) for x in self.opts[1:n + 1]]
 
     def hand(self, p):

@@ -9,7 +9,9 @@ Every decision function has the signature ``SIG``::
 
 - ``draw``: ``opts[0]`` = n, ``opts[1..n]`` legal draws: 0 stock, 1 top of the pile,
   d >= 2 a deep take of depth d (already checked: the target can reach the table this
-  turn). Return one of them.
+  turn). Return one of them. Working out the legal deep takes is costly, so the first
+  call lists -1 ("ask for deep takes") instead of them when some may exist; returning -1
+  makes the engine list them and call ``draw`` again (without -1).
 - ``go_down``: asked when the player may lay down his contract now and nothing forces
   it. ``opts[0]`` cards he would still hold after laying down and disposing of what he
   can, ``opts[1]`` their penalty, ``opts[2]`` 1 if that empties his hand (goes out).
@@ -136,7 +138,7 @@ def better_draw(hand, pub, melds, opts, allow_deep):
         elif opts[1 + i - 1] == 1:
             has_top = True
     if allow_deep:
-        # deep takes (all listed ones are legal): the shallowest one whose other cards are cheap
+        # deep takes (listed ones are legal): the shallowest one whose other cards are cheap
         for i in range(1, opts[0] + 1):
             d = opts[i]
             if d < 2:
@@ -162,7 +164,12 @@ def better_draw(hand, pub, melds, opts, allow_deep):
                 return 1
         if not has_stock:
             return 1
-    return 0 if has_stock else opts[1]
+    if has_stock:
+        return 0
+    for i in range(1, opts[0] + 1):
+        if opts[i] >= 0:
+            return opts[i]
+    return opts[1]
 
 
 @_help
@@ -238,6 +245,10 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
 
 @_jit
 def random_draw(hand, pub, melds, opts, rng):
+    """Uniform among all legal draws (deep takes included: ask for them first)."""
+    for i in range(1, opts[0] + 1):
+        if opts[i] == -1:
+            return -1
     return opts[1 + below(rng, opts[0])]
 
 
@@ -290,6 +301,16 @@ def basic_buy(hand, pub, melds, opts, rng):
 
 @_jit
 def expert_draw(hand, pub, melds, opts, rng):
+    """Ask for the deep takes when a pile card below the top shares a rank with the hand or
+    sits next to a hand card of its suit; then as basic, plus cheap deep takes."""
+    cfg = cfg_of(pub)
+    for i in range(1, opts[0] + 1):
+        if opts[i] == -1:
+            pl = pub[P_PILE_LEN]
+            for d in range(2, pl + 1):
+                t = pile_type(pub, d)
+                if t == JOKER or not isolated(hand, cfg, t):
+                    return -1
     return better_draw(hand, pub, melds, opts, True)
 
 

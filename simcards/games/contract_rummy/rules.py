@@ -52,6 +52,7 @@ NST = 56
 
 # turn outcomes
 T_CONTINUE, T_OUT, T_NO_DRAW = 0, 1, 2
+ASK_DEEP = -1  # draw option: "show me the legal deep takes" (then draw is asked again)
 
 
 class State:
@@ -579,11 +580,30 @@ def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, re
 
 
 @_NB
+def final_possible(hand, R):
+    """Necessary for going out in the all-at-once final deal: after one discard at most,
+    the naturals lie in at most R suits."""
+    suits = 0
+    singles = 0
+    for s in range(4):
+        c = 0
+        for r in range(13):
+            c += hand[s * 13 + r]
+        if c > 0:
+            suits += 1
+            if c == 1:
+                singles += 1
+    return suits <= R or (suits == R + 1 and singles > 0)
+
+
+@_NB
 def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     """All-at-once final deal (3.6): go out now or lay nothing."""
     rule = discard_rule(cfg, pub)
     target = pub[P_TARGET]
     R = pub[P_R]
+    if pub[P_S] == 0 and not final_possible(hand, R):
+        return target < 0 and end_ok(hand, cfg, pub, p, placed)
     for opt in range(-1, NT):
         if opt == -1:
             if rule == DISC_REQUIRED:
@@ -713,7 +733,7 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
     """Necessary conditions for a deep take (hand already holds the taken cards)."""
     if not pub[P_DOWN + p]:
         if pub[P_FINAL_ALL]:
-            return True  # the exact final-deal test is cheap
+            return pub[P_S] != 0 or final_possible(hand, pub[P_R])
         if target == JOKER:
             return find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) >= 0
         hand[target] -= 1
@@ -809,7 +829,9 @@ def _feasible_with(cfg, hand, pub, pl, d, sol):
 
 
 @_NB
-def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol):
+def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, with_deep):
+    """Legal draws into opts (0 stock, 1 top, d deep). Without ``with_deep`` the deep takes
+    are not worked out; -1 is listed instead when some may exist (ASK_DEEP)."""
     hand = hands[p]
     n = 0
     if stock_available(cfg, pub, 1):
@@ -824,11 +846,26 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
         if not only_top:
             n += 1
             opts[n] = 1
-        if cfg[C_DEEP] and (down or cfg[C_DEEP_BEFORE]):
+        if cfg[C_DEEP] and (down or cfg[C_DEEP_BEFORE]) and pl >= 2 and not with_deep:
+            n += 1
+            opts[n] = ASK_DEEP
+        elif cfg[C_DEEP] and (down or cfg[C_DEEP_BEFORE]):
             maxd = pl
             if cfg[C_MAX_DEPTH] < maxd:
                 maxd = cfg[C_MAX_DEPTH]
             mind = 2
+            if not down and not pub[P_FINAL_ALL] and maxd >= 2:
+                # the target must meet the hand or the cards above it (rank, run reach, joker)
+                any_rel = False
+                for d in range(2, maxd + 1):
+                    hand[pub[P_PILE + pl - d + 1]] += 1
+                    tgt = pub[P_PILE + pl - d]
+                    if tgt == JOKER or related(cfg, hand, tgt):
+                        any_rel = True
+                for d in range(2, maxd + 1):
+                    hand[pub[P_PILE + pl - d + 1]] -= 1
+                if not any_rel:
+                    maxd = 1
             if not down and not pub[P_FINAL_ALL] and maxd >= 2:
                 # necessary: the contract can be made from the hand plus the cards down to d;
                 # that is monotone in d, so bisect for the shallowest such depth
@@ -906,11 +943,18 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     st[S_OWN_TURNS + p] += 1
     pub[P_OWN_TURN] = st[S_OWN_TURNS + p]
     log(tr, trn, E_TURN, p, t_turn, 0, 0, 0)
-    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol)
+    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, False)
     if n == 0:
         return T_NO_DRAW
     pub[P_SEAT] = p
     choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+    if choice == ASK_DEEP:
+        # the policy wants to see the deep takes: work them out and ask again
+        n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, True)
+        if n == 0:
+            return T_NO_DRAW
+        pub[P_SEAT] = p
+        choice = draw_f[p](hand, pub, melds, opts, rng_pol)
     valid = False
     for i in range(1, n + 1):
         if opts[i] == choice:
