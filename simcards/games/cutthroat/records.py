@@ -56,9 +56,10 @@ def _unit(name, plural, columns, help, chunk):
 
 
 UNITS = (
-    _unit("deal", "deals", DEAL_COLUMNS, "one hand from 0-0 scores: bids, tricks, points, hand features", 20_000),
-    _unit("game", "games", GAME_COLUMNS, "one game to the target score (ties play on)", 500),
-    _unit("tournament", "tournaments", TOURNAMENT_COLUMNS, "games until a player holds tournament_wins tokens", 100),
+    # chunk sizes: a few tenths of a second of work on one core
+    _unit("deal", "deals", DEAL_COLUMNS, "one hand from 0-0 scores: bids, tricks, points, hand features", 100_000),
+    _unit("game", "games", GAME_COLUMNS, "one game to the target score (ties play on)", 5_000),
+    _unit("tournament", "tournaments", TOURNAMENT_COLUMNS, "games until a player holds tournament_wins tokens", 500),
 )
 
 
@@ -101,6 +102,24 @@ def _raw(metric: str, group: str, kind: str, n: float, total: float, sumsq: floa
                           "sumsq": float(total if sumsq is None else sumsq)}])
 
 
+def _grouped_rows(metric: str, kind: str, values, codes, names) -> pd.DataFrame:
+    """Tally rows of ``values`` grouped by small integer ``codes`` (group ``names[code]``).
+
+    Counting with ``np.bincount`` keeps the per-chunk tally cheap next to the kernel.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    codes = np.asarray(codes, dtype=np.int64)
+    size = len(names)
+    n = np.bincount(codes, minlength=size)
+    keep = n > 0
+    return pd.DataFrame({
+        "metric": metric, "group": np.array(names, dtype=object)[keep], "kind": kind,
+        "n": n[keep].astype(np.int64),
+        "sum": np.bincount(codes, weights=values, minlength=size)[keep],
+        "sumsq": np.bincount(codes, weights=values * values, minlength=size)[keep],
+    })
+
+
 def _bid_rows(kinds: np.ndarray, success: np.ndarray) -> list[pd.DataFrame]:
     rows = []
     for k, name in enumerate(KIND_NAMES):
@@ -118,14 +137,14 @@ def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
         bid, tricks = long["bid"].to_numpy(), long["tricks"].to_numpy()
         ok = made(bid, tricks, variant)
         parts = _bid_rows(kind_of(bid), ok)
-        parts.append(stats.mean("score", long["delta"], by="seat " + long["seat"].astype(str)))
-        parts.append(stats.mean("score_by_position", long["delta"],
-                                by=long["pos"].map(lambda p: _position_name(p, n))))
-        parts.append(stats.mean("tricks", long["tricks"], by="seat " + long["seat"].astype(str)))
+        seat, pos, delta = long["seat"].to_numpy(), long["pos"].to_numpy(), long["delta"].to_numpy()
+        parts.append(_grouped_rows("score", "mean", delta, seat, [f"seat {s}" for s in range(n)]))
+        parts.append(_grouped_rows("score_by_position", "mean", delta, pos, [_position_name(q, n) for q in range(n)]))
+        parts.append(_grouped_rows("tricks", "mean", tricks, seat, [f"seat {s}" for s in range(n)]))
         parts.append(stats.mean("bags", long["bags"]))
-        nonblind = ~np.isin(bid, [B_B6, B_BN, B_SM])
-        parts.append(stats.rate("ordinary_success_by_bid", ok, by=pd.Series(bid).astype(str).str.zfill(2),
-                                where=nonblind & (kind_of(bid) == K_ORDINARY)))
+        ordinary = kind_of(bid) == K_ORDINARY
+        parts.append(_grouped_rows("ordinary_success_by_bid", "rate", ok[ordinary], bid[ordinary],
+                                   [f"{k:02d}" for k in range(18)]))
         return stats.combine(parts)
     if unit == "game":
         parts = []
