@@ -30,8 +30,8 @@ from numba import types
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below
 from simcards.games.contract_rummy.melds import (
-    C_MIN_RUN, C_PEN, JOKER, NT, contract_missing, contract_within, deficiency, final_missing, find_contract,
-    natural_slot,
+    C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
+    deficiency, final_missing, find_contract, natural_slot, pos_type,
     penalty, MF,
 )
 from simcards.games.contract_rummy.view import (
@@ -121,6 +121,18 @@ def placeable(hand, pub, melds, cfg, t):
 
 
 @_help
+def solution_naturals(cfg, m, used):
+    """Add the natural cards of solution meld m to ``used`` (count per type)."""
+    if m[M_KIND] == 1:
+        for pos in range(m[M_LO], m[M_HI] + 1):
+            if (m[M_NAT] >> pos) & 1:
+                used[pos_type(cfg, m[M_KEY], pos)] += 1
+    else:
+        for s in range(4):
+            used[s * 13 + m[M_KEY]] += (m[M_NAT] >> (4 * s)) & 15
+
+
+@_help
 def pile_type(pub, depth):
     return pub[P_PILE + pub[P_PILE_LEN] - depth]
 
@@ -156,11 +168,19 @@ def better_draw(hand, pub, melds, opts, allow_deep):
         elif top == JOKER:
             return 1
         elif pub[P_FINAL_ALL] or not isolated(hand, cfg, top):
-            m0 = missing(hand, pub, cfg)
-            hand[top] += 1
-            m1 = missing(hand, pub, cfg)
-            hand[top] -= 1
-            if m1 < m0:
+            if pub[P_FINAL_ALL]:
+                m0 = final_missing(hand, pub[P_R], cfg)
+                hand[top] += 1
+                better = final_missing(hand, pub[P_R], cfg) < m0
+                hand[top] -= 1
+            else:
+                # missing drops  <=>  D(hand + top) <= max(D, J) - 1
+                d0 = deficiency(hand, pub[P_S], pub[P_R], cfg, CAP + hand[JOKER])
+                goal = (d0 if d0 > hand[JOKER] else hand[JOKER]) - 1
+                hand[top] += 1
+                better = goal >= 0 and d0 > hand[JOKER] and contract_within(hand, pub[P_S], pub[P_R], cfg, goal)
+                hand[top] -= 1
+            if better:
                 return 1
         if not has_stock:
             return 1
@@ -197,6 +217,17 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
                 if pub[P_HLEN + q] <= 3:
                     dump = True
     stalled = pub[P_TURN] > 6 * pub[P_NPL]
+    # deadwood: cards outside one best contract arrangement keep ``missing`` where it is
+    used = np.zeros(NT, np.int64)
+    if not down and not dump and not pub[P_FINAL_ALL]:
+        S = pub[P_S]
+        R = pub[P_R]
+        d0 = deficiency(hand, S, R, cfg, CAP + hand[JOKER])
+        if d0 <= CAP + hand[JOKER]:
+            sol = np.empty((S + R + 1, MF), np.int64)
+            nm = find_contract(hand, S, R, cfg, d0, -1, False, sol)
+            for k in range(nm):
+                solution_naturals(cfg, sol[k], used)
     m0 = -1
     best = -1
     best_key = -(1 << 40)
@@ -207,20 +238,14 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
         else:
             keeps = True
             if not down and not dump and not isolated(hand, cfg, t):
-                if m0 < 0:
-                    if pub[P_FINAL_ALL]:
-                        m0 = final_missing(hand, pub[P_R], cfg)
-                    else:
-                        m0 = deficiency(hand, pub[P_S], pub[P_R], cfg, CAP + hand[JOKER])
-                        if m0 < hand[JOKER]:
-                            m0 = hand[JOKER]
-                hand[t] -= 1
                 if pub[P_FINAL_ALL]:
+                    if m0 < 0:
+                        m0 = final_missing(hand, pub[P_R], cfg)
+                    hand[t] -= 1
                     keeps = final_missing(hand, pub[P_R], cfg) <= m0
+                    hand[t] += 1
                 else:
-                    # missing(hand - t) <= missing(hand)  <=>  D(hand - t) <= max(D, J)
-                    keeps = contract_within(hand, pub[P_S], pub[P_R], cfg, m0)
-                hand[t] += 1
+                    keeps = hand[t] > used[t]
             if down:
                 # a down player collects pairs and run pieces for extra melds and lay-offs
                 key = (1 << 20 if isolated(hand, cfg, t) else 0) + penalty(cfg, t) * 1000 - 50 * connectivity(hand, t)
