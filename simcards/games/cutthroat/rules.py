@@ -16,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import bit, lowest_card, popcount
+from simcards.core.deal import deal_constrained
 from simcards.core.rng import below, next_u64, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
@@ -35,6 +36,7 @@ FACE_CARDS = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (9, 10, 
 TOP_TRUMPS = np.uint64((1 << 49) | (1 << 50) | (1 << 51) | (7 << 52))  # Q K A of spades, jokers
 SIDE_ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38))
 MAX_REDEALS = 1000  # simulation guard for the deficient-hand redeal
+ASK, STOP, LOOK = -1, -2, -3  # play_hand ``forced`` values other than a bid code
 
 UNIT_DEAL, UNIT_GAME, UNIT_TOURNAMENT = 0, 1, 2
 BAG_ACCUMULATE, BAG_PER_BAG, BAG_NONE = 0, 1, 2
@@ -335,11 +337,18 @@ def owner(hands, n, c):
 
 @nb.njit(cache=True, nogil=True)
 def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_hand,
-              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp):
+              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp,
+              forced, do_deal):
     """Deal, bid, play and score one hand; update scores, bags, B6 uses in place.
 
     ``out[H_*, seat]`` receives the hand's results and ``dealt`` the hands as dealt.
     Returns (first leader, redeals).
+
+    Hand odds (``simcards bid``) use the same code: with ``do_deal`` false ``hands``
+    already holds the deal (no shuffle, no redeal); ``forced[s]`` is ``ASK`` (the
+    policies decide), a bid code seat ``s`` makes without asking its policy, ``LOOK``
+    (no blind offer: the seat looks and its policy bids) or ``STOP`` (return when it is
+    seat ``s``'s turn to bid; ``out[H_BID]`` then holds the earlier bids, first leader -1).
     """
     n = form[0]
     tricks_total = form[1]
@@ -394,7 +403,11 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     # deal, with the optional deficient-hand redeal
     # out[H_MADE] is scratch until scoring: 1 once a seat has looked at its hand
     redeals = 0
-    while True:
+    if not do_deal:
+        for s in range(n):
+            out[H_MADE, s] = 0
+            _emit(trace, tp, 2, s, np.int64(hands[s]), 0, 0, 0)
+    while do_deal:
         deal_hands(deck, n, dealer, -1, np.uint64(0), cards, hands, deal_rng)
         for s in range(n):
             out[H_MADE, s] = 0
@@ -434,10 +447,14 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     bid_sum = 0
     for i in range(n):
         s = (dealer + 1 + i) % n
+        if forced[s] == STOP:
+            return -1, redeals
         blind, opened = bid_options(p, n, tricks_total, s, s == dealer, bid_sum, scores, b6used, out[H_MADE, s] == 1)
         view[V_SEAT] = s
         code = DECLINE
-        if blind:
+        if forced[s] >= 0:
+            code = forced[s]
+        elif blind and forced[s] != LOOK:
             view[V_PHASE] = PHASE_BLIND
             masks[M_HAND] = np.uint64(0)
             masks[M_LEGAL] = blind
@@ -459,7 +476,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 raise IllegalPolicyAction("a bid decision returned an illegal bid")
             is_blind = 0
         else:
-            is_blind = 1
+            is_blind = 1 if (code == B_B6 or code == B_BN) else 0  # only a forced bid is not blind here
             if code == B_B6:
                 b6used[s] += 1
         _emit(trace, tp, 4, s, code, is_blind, np.int64(blind), np.int64(opened))
@@ -616,19 +633,23 @@ def _features(row, col, seat, hand):
 
 @nb.njit(cache=True, nogil=True)
 def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_no, dealer,
-              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp):
+              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, hands_before, forced):
     """Play one game from ``dealer``; returns (winner or -1, hands played, next dealer, next hand_no).
 
-    ``row`` (may be empty) receives the game record columns.
+    ``row`` (may be empty) receives the game record columns. With ``hands_before`` 0 the
+    game starts from zero scores; otherwise it goes on from ``state`` (scores, bags, B6
+    uses) after that many hands (hand odds: the game played out from a hand).
+    ``forced`` is passed to every hand (all ``ASK`` for normal play).
     """
     n = form[0]
     scores = state[0]
     bags = state[1]
     b6used = state[2]
-    for s in range(MAX_SEATS):
-        scores[s] = 0
-        bags[s] = 0
-        b6used[s] = 0
+    if hands_before == 0:
+        for s in range(MAX_SEATS):
+            scores[s] = 0
+            bags[s] = 0
+            b6used[s] = 0
     record = row.shape[0] > 0
     if record:
         row[:] = 0
@@ -637,10 +658,11 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             for g in range(len(PER_SEAT_GAME)):
                 row[G_SEAT0 + g * MAX_SEATS + s] = -1
     winner = -1
-    played = 0
+    played = hands_before
     while played < p.max_hands:
         play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, played,
-                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp,
+                  forced, True)
         played += 1
         hand_no += 1
         if record:
@@ -700,6 +722,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
     tokens = np.zeros(MAX_SEATS, np.int64)
     no_row = np.zeros(0, np.int64)
     tp = np.zeros(1, np.int64)
+    ask = np.full(MAX_SEATS, ASK, np.int64)
     for r in range(count):
         index = start + r
         row = out_rows[r]
@@ -715,7 +738,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             b6used[:] = 0
             leader, redeals = play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0,
                                         dealer, scores, bags, b6used, tokens, hands, dealt, out, view,
-                                        masks, rngs, cards, trace, tp)
+                                        masks, rngs, cards, trace, tp, ask, True)
             row[0] = dealer
             row[1] = leader
             row[2] = redeals
@@ -735,7 +758,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
                 _features(row, D_SEAT0, s, dealt[s])
         elif unit == UNIT_GAME:
             play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0, dealer,
-                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, 0, ask)
         else:
             row[:] = 0
             row[3] = dealer
@@ -745,7 +768,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             while True:
                 winner, played, dealer, hand_no = play_game(
                     p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, games, dealer,
-                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp)
+                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, 0, ask)
                 games += 1
                 if winner < 0:
                     break
@@ -796,3 +819,143 @@ def trace_record(unit, variant, table, seed, index):
         if wanted <= size:
             return out[0], buf[:wanted]
         size = int(wanted)
+
+
+# ---------------------------------------------------------------- hand odds (simcards bid cutthroat)
+
+ODDS_SLOTS = 24  # option slots: ordinary 1..17, then NIL, 1F, 2F, SM, B6, BN, LOOK (see odds.slot_of)
+ODDS_FIELDS = ("tricks", "delta", "bags", "made", "win", "bid0", "bid1", "bid2", "bid3", "bid4")
+ODDS_HANDS = ODDS_SLOTS * len(ODDS_FIELDS)  # then MAX_SEATS columns: the accepted deal (hand masks)
+ODDS_WIDTH = ODDS_HANDS + MAX_SEATS
+ODDS_DEAL_STREAM = 6  # hand 0 leaves stream 6 unused; the odds deal draws from it
+PRIOR_TRY_HANDS = 1 << 40  # try t > 0 of the earlier-bids check plays as hand number PRIOR_TRY_HANDS + t
+MAX_TRIES = 100_000  # deals tried per record before "no deal satisfies ..."
+E_CONSTRAINTS, E_ACCEPT, E_PRIOR, E_REPLAY, E_MISDEAL = 1, 2, 3, 4, 5
+
+
+@nb.njit(cache=True, nogil=True)
+def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, deck_cards, fixed, sizes,
+                         min_len, max_len, seat, dealer, prior, options, slots, scores0, bags0, b6used0,
+                         play_out, seed, start, count, out, err):
+    """Deal ``count`` hands around the known cards and play each bid option of ``seat`` on each.
+
+    Deal ``i`` draws from stream ``ODDS_DEAL_STREAM`` of ``(seed, start + i)``: the
+    ``fixed`` cards are placed and the rest dealt uniformly (``core.deal``), redrawn
+    (at most ``MAX_TRIES`` times in all) until the suit-length bounds hold, no hand
+    would be redealt automatically (``misdeal_condition``), ``accept[0](hands)`` holds
+    (a 1-tuple: one cached kernel serves every accept function) and the seats with
+    ``prior[s] >= 0`` would have bid exactly ``prior[s]`` with their policies
+    (:func:`play_hand` stopped at ``seat``'s turn). Try ``t`` plays as hand number 0
+    (``t = 0``) or ``PRIOR_TRY_HANDS + t``, so each try has fresh policy streams.
+    Every option then replays the accepted deal with the same hand number (same seat
+    streams) and ``seat`` forced to ``options[j]`` (``LOOK``: its policy bids after
+    looking): the earlier seats repeat their bids, and the options differ only by the
+    bid (common random numbers). With ``play_out`` the game goes on from the scores
+    after the hand (hands 1, 2, ... of the record's streams) until it ends.
+    ``out[i, slots[j] * F + f]`` receives ``ODDS_FIELDS[f]`` of option ``j``: the seat's
+    tricks, delta, bags, made (1/0), won the game (1/0; -1 unfinished or not played
+    out), and every seat's bid; then the dealt hands.
+    """
+    p = p_arr[0]
+    n = form[0]
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    dealt = np.zeros(MAX_SEATS, np.uint64)
+    seat_hands = np.zeros(n, np.uint64)
+    scratch = np.zeros(MAX_SEATS, np.uint64)
+    hand_out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    masks = np.zeros(MASKS_SIZE, np.uint64)
+    rngs = np.zeros((MAX_SEATS + 2, 1), np.uint64)
+    cards = np.zeros(64, np.int64)
+    buf = np.zeros(64, np.int64)
+    deal_rng = np.zeros(1, np.uint64)
+    state = np.zeros((3, MAX_SEATS), np.int64)
+    tokens = np.zeros(MAX_SEATS, np.int64)
+    forced = np.full(MAX_SEATS, ASK, np.int64)
+    no_row = np.zeros(0, np.int64)
+    no_trace = np.zeros((0, 6), np.int64)
+    tp = np.zeros(1, np.int64)
+    nf = len(ODDS_FIELDS)
+    checks = False
+    for s in range(n):
+        checks = checks or prior[s] >= 0
+    automatic_redeal = p.misdeal_condition != MISDEAL_NONE and not p.misdeal_optional
+    for i in range(count):
+        index = start + i
+        deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(ODDS_DEAL_STREAM))
+        tries = 0
+        hand_no = 0
+        while True:
+            hand_no = 0 if tries == 0 else PRIOR_TRY_HANDS + tries
+            if deal_constrained(deck_cards, fixed, sizes, (dealer + 1) % n, deal_rng, scratch, buf,
+                                min_len, max_len, SUITS, 10_000) < 0:
+                err[0] = E_CONSTRAINTS
+                raise ValueError("cutthroat: no deal satisfies the constraints")
+            for s in range(n):
+                hands[s] = scratch[s]
+                seat_hands[s] = scratch[s]
+            ok = True
+            if automatic_redeal:
+                for s in range(n):
+                    if deficient(hands[s], p.misdeal_condition):
+                        ok = False
+                        err[0] = E_MISDEAL
+            if ok and not accept[0](seat_hands):
+                ok = False
+                err[0] = E_ACCEPT
+            if ok and checks:  # would the earlier seats have bid so with these hands?
+                for s in range(MAX_SEATS):
+                    forced[s] = ASK
+                    state[0, s] = scores0[s]
+                    state[1, s] = bags0[s]
+                    state[2, s] = b6used0[s]
+                forced[seat] = STOP
+                play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
+                          state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
+                          cards, no_trace, tp, forced, False)
+                for s in range(n):
+                    hands[s] = scratch[s]
+                    if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
+                        ok = False
+                        err[0] = E_PRIOR
+            if ok:
+                break
+            tries += 1
+            if tries >= MAX_TRIES:
+                raise ValueError("cutthroat: no deal accepted")
+        for s in range(MAX_SEATS):
+            out[i, ODDS_HANDS + s] = np.int64(scratch[s]) if s < n else -1
+        for j in range(options.shape[0]):
+            for s in range(MAX_SEATS):
+                hands[s] = scratch[s]
+                forced[s] = ASK
+                state[0, s] = scores0[s]
+                state[1, s] = bags0[s]
+                state[2, s] = b6used0[s]
+            forced[seat] = options[j]
+            play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
+                      state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
+                      cards, no_trace, tp, forced, False)
+            for s in range(n):  # the check above saw the same hands, view and streams
+                if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
+                    err[0] = E_REPLAY
+                    err[1] = s
+                    raise ValueError("cutthroat: a policy bid differently on the same deal")
+            base = slots[j] * nf
+            out[i, base] = hand_out[H_TRICKS, seat]
+            out[i, base + 1] = hand_out[H_DELTA, seat]
+            out[i, base + 2] = hand_out[H_BAGS, seat]
+            out[i, base + 3] = hand_out[H_MADE, seat]
+            for s in range(MAX_SEATS):
+                out[i, base + 5 + s] = hand_out[H_BID, s] if s < n else -1
+            win = -1
+            if play_out:
+                winner = game_winner(state[0], n, p.target_score)
+                if winner < 0 and p.max_hands > 1:
+                    forced[seat] = ASK
+                    winner, _, _, _ = play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 1, 0,
+                                                (dealer + 1) % n, tokens, no_row, state, hands, dealt, hand_out,
+                                                view, masks, rngs, cards, no_trace, tp, 1, forced)
+                if winner >= 0:
+                    win = 1 if winner == seat else 0
+            out[i, base + 4] = win
