@@ -1,9 +1,14 @@
 """``simcards trump kierki``: which trump suit to announce from the cards you see.
 
-You give the cards the chooser has seen (``trump_choice_cards`` of them, 5 by default)
-and optionally your seat and ``--require`` knowledge. The unknown cards are dealt
-uniformly around them; every trump option is played out on the same deals by the
-chosen policies, and the table shows the chooser's expected points per option.
+You give the cards the chooser has seen (``trump_choice_cards`` of them, 5 by default),
+optionally the chooser's seat (``--seat``; the dealer follows from ``trump_chooser``),
+``--require`` knowledge of the hidden hands and an ``--accept FILE.py:NAME`` function.
+The unknown cards are dealt uniformly around them: by section 3.1 the seen cards are
+the chooser's first cards of a uniformly shuffled pack, and the other 52 - k positions
+are then a uniform arrangement of the remaining cards, so the chooser holds the seen
+cards plus 13 - k cards drawn uniformly, and the other seats the rest. Every trump
+option is played out on the same deal with the same policy stream (common random
+numbers); the table shows the chooser's and every seat's expected points per option.
 """
 from __future__ import annotations
 
@@ -11,116 +16,234 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.cards import format_card
-from simcards.core.deal import parse_constraints
+from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
 from simcards.games.kierki import rules as R
 
-OPTION_NAMES = {3: "S", 2: "H", 1: "D", 0: "C", -1: "no trumps"}
+SEATS = "NESW"
+SLOTS = (3, 2, 1, 0, -1)  # column order of the options: S, H, D, C, no trumps
+OPTION_NAMES = {3: "S", 2: "H", 1: "D", 0: "C", -1: "NT"}
+TRICKS = tuple(range(14))
+
+_ACCEPT: dict = {}
+
+
+def _accept(spec):
+    """The compiled accept function of ``spec`` (compiled once per process, not per batch)."""
+    if spec not in _ACCEPT:
+        _ACCEPT[spec] = compile_accept(spec)
+    return _ACCEPT[spec]
 
 
 def prepare(variant, request):
-    """Validate the request; the query is ``(options, cards, chooser, dealer, constraints)``."""
-    cards = tuple(request.hand)
+    """Validate the request; the query is a dict of plain data (options, cards, seats, constraints)."""
+    if request.bids:
+        raise SimcardsError("kierki trump: there is no auction before the trump choice; --bids does not apply")
+    if request.scores:
+        raise SimcardsError("kierki trump: --scores does not apply (the table shows this deal's points; "
+                            "each trump deal distributes 13 x points_per_trump_trick whatever the scores)")
+    extra = sorted(k for k, v in request.options.items() if v is not None)
+    if extra:
+        raise SimcardsError(f"kierki trump: --{extra[0]} does not apply (the command studies one trump deal)")
+    cards = tuple(int(c) for c in request.hand)
     k = variant.trump_choice_cards
     if len(cards) != k:
         raise SimcardsError(f"kierki trump: give the {k} cards the chooser has seen (got {len(cards)}); "
                             f"set trump_choice_cards=N to study another number")
-    if any(c >= 52 for c in cards):
-        raise SimcardsError("kierki is played without jokers")
-    chooser = 0 if request.seat is None else request.seat
-    dealer = chooser if variant.trump_chooser == "dealer" else (chooser - 1) % 4
-    if request.dealer is not None and request.dealer != dealer:
-        raise SimcardsError(f"kierki trump: with trump_chooser={variant.trump_chooser} the chooser "
-                            f"{'NESW'[chooser]} implies dealer {'NESW'[dealer]}, not {'NESW'[request.dealer]}")
-    cons = parse_constraints(request.constraints, 4, known={chooser: list(cards)})
+    bad = [c for c in cards if not 0 <= c < 52]
+    if bad:
+        raise SimcardsError(f"kierki trump: {format_card(bad[0])} is not in the deck (kierki is played "
+                            f"without jokers)")
+    if len(set(cards)) != len(cards):
+        raise SimcardsError("kierki trump: a card is given twice")
+    for name, value in (("seat", request.seat), ("dealer", request.dealer)):
+        if value is not None and not 0 <= value < 4:
+            raise SimcardsError(f"kierki trump: {name} must be one of N, E, S, W (0..3); got {value}")
+    by_dealer = variant.trump_chooser == "dealer"
+    if request.seat is None and request.dealer is not None:
+        dealer = request.dealer
+        chooser = dealer if by_dealer else (dealer + 1) % 4
+    else:
+        chooser = 0 if request.seat is None else request.seat
+        dealer = chooser if by_dealer else (chooser - 1) % 4
+        if request.dealer is not None and request.dealer != dealer:
+            raise SimcardsError(f"kierki trump: with trump_chooser={variant.trump_chooser} the chooser "
+                                f"{SEATS[chooser]} implies dealer {SEATS[dealer]}, not {SEATS[request.dealer]}")
+    cons = parse_constraints(request.constraints, 4, known={chooser: list(cards)}, names=SEATS)
+    for s in range(4):
+        held = bin(int(cons.fixed[s])).count("1")
+        if held > 13:
+            raise SimcardsError(f"no deal satisfies the constraints: {SEATS[s]} would hold {held} known cards")
+    _accept(request.accept)  # a bad FILE.py:NAME fails here, before any dealing
     options = (3, 2, 1, 0) + ((-1,) if variant.allow_no_trump else ())
-    return {"options": options, "cards": cards, "chooser": chooser, "dealer": dealer, "constraints": cons}
+    leader = dealer if variant.trump_leader == "dealer" else (dealer + 1) % 4
+    return {"options": options, "cards": cards, "chooser": chooser, "dealer": dealer, "leader": leader,
+            "constraints": cons, "accept": request.accept}
+
+
+def column(option: int, seat: int) -> str:
+    return f"tricks_{OPTION_NAMES[option]}_{SEATS[seat]}"
+
+
+COLUMNS = (tuple(Column(column(o, s), f"tricks of seat {SEATS[s]} with trumps {OPTION_NAMES[o]} "
+                                      f"(-1 if not an option)") for o in SLOTS for s in range(4))
+           + (Column("policy_choice", "what the chooser's own trump policy announces from the seen cards "
+                                      "(-1 no trumps)"),)
+           + tuple(Column(f"hand_{SEATS[s]}", f"the 13 cards dealt to {SEATS[s]} (bit mask)") for s in range(4)))
+_INDEX = {c.name: i for i, c in enumerate(COLUMNS)}
 
 
 def simulate(query, variant, table, seed, start, count):
-    from simcards.games.kierki.odds_kernel import simulate_trump_options
+    """Records ``start..start+count-1`` of ``seed`` (layout ``COLUMNS``)."""
+    from simcards.games.kierki.odds_kernel import NO_DEAL, OK, simulate_trump_options
 
     cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(variant)
     cons = query["constraints"]
-    leader = query["dealer"] if variant.trump_leader == "dealer" else (query["dealer"] + 1) % 4
     seen = np.uint64(sum(1 << c for c in query["cards"]))
-    out = np.zeros((count, len(COLUMNS)), np.int64)
     opts = np.array(query["options"], np.int64)
-    work = np.zeros((count, len(opts) + 1), np.int64)
+    n = len(opts)
+    work = np.zeros((count, 4 * n + 5), np.int64)
     try:
-        simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
-                               cons.min_len, cons.max_len, query["chooser"], query["dealer"], leader, seen, opts,
-                               np.uint64(seed), np.int64(start), np.int64(count), work)
-    except ValueError as exc:  # raised inside the kernel
-        raise SimcardsError(str(exc)) from None
-    out[:, :] = -1
+        code = simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
+                                      cons.min_len, cons.max_len, (_accept(query["accept"]),), query["chooser"],
+                                      query["dealer"], query["leader"], seen, opts, np.uint64(seed), np.int64(start),
+                                      np.int64(count), work)
+    except ValueError as exc:  # raised inside the kernel: an illegal policy choice
+        raise SimcardsError(f"{exc} (seed {seed}, records {start}..{start + count - 1})") from None
+    if code == NO_DEAL:
+        raise SimcardsError("kierki trump: no deal satisfies the --require constraints (100,000 deals tried)")
+    if code != OK:
+        raise SimcardsError(f"kierki trump: no deal satisfies the accept function {query['accept']} "
+                            f"(with the constraints; 100,000 deals tried)")
+    out = np.full((count, len(COLUMNS)), -1, np.int64)
     for k, o in enumerate(opts):
-        out[:, _col(o)] = work[:, k]
-    out[:, -1] = work[:, -1]
+        for s in range(4):
+            out[:, _INDEX[column(o, s)]] = work[:, 4 * k + s]
+    out[:, _INDEX["policy_choice"]:] = work[:, 4 * n:]
     return out
 
 
-def _col(option: int) -> int:
-    return 4 if option < 0 else 3 - option
-
-
-COLUMNS = tuple(Column(f"tricks_{OPTION_NAMES[o].replace(' ', '_')}", f"chooser's tricks with trumps {OPTION_NAMES[o]} "
-                                                                   f"(-1 if not an option)") for o in (3, 2, 1, 0, -1)) + (
-    Column("policy_choice", "what the chooser's own trump policy announces from the seen cards (-1 no trumps)"),)
-
-
 def tally(query, df, variant):
-    from simcards.experiment import stats
-
+    """Per option: the chooser's points, tricks and their distribution (shares of 0..13
+    tricks, means of indicators for the figure), P(4+ tricks) (the rate ``--precision``
+    aims at), the share of deals where the option is best, the chooser's final length in
+    the trump suit, every seat's points, and paired differences to each other option."""
     pts = variant.points_per_trump_trick
-    parts = []
-    tricks = np.stack([df[COLUMNS[_col(o)].name].to_numpy() for o in query["options"]], axis=1)
+    chooser = query["chooser"]
+    rows = []
+
+    def rate(metric, group, ok):
+        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
+
+    def mean(metric, group, x):
+        x = np.asarray(x, np.float64)
+        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+
+    opts = query["options"]
+    names = [OPTION_NAMES[o] for o in opts]
+    tricks = np.stack([df[column(o, chooser)].to_numpy() for o in opts], axis=1)
     best = tricks == tricks.max(axis=1, keepdims=True)
     share = best / best.sum(axis=1, keepdims=True)
-    for k, o in enumerate(query["options"]):
-        name = OPTION_NAMES[o]
-        parts.append(stats.mean("chooser_points", tricks[:, k] * pts).assign(group=name))
-        parts.append(stats.mean("chooser_tricks", tricks[:, k]).assign(group=name))
-        parts.append(stats.rate("tricks>=4", tricks[:, k] >= 4).assign(group=name))
-        parts.append(stats.mean("best_option_share", share[:, k]).assign(group=name))
-        parts.append(stats.rate("policy_chooses", df["policy_choice"].to_numpy() == o).assign(group=name))
-    return pd.concat(parts, ignore_index=True)
+    policy = df["policy_choice"].to_numpy()
+    hand = df[f"hand_{SEATS[chooser]}"].to_numpy().astype(np.uint64)
+    for k, (o, name) in enumerate(zip(opts, names)):
+        t = tricks[:, k]
+        rate("tricks>=4", name, t >= 4)
+        rate("policy_chooses", name, policy == o)
+        mean("chooser_points", name, t * pts)
+        mean("chooser_tricks", name, t)
+        mean("best_option_share", name, share[:, k])
+        if o >= 0:
+            mean("trump_length", name, np.bitwise_count(hand & np.uint64(((1 << 13) - 1) << (13 * o))))
+        for s in range(4):
+            mean(f"points_{SEATS[s]}", name, df[column(o, s)].to_numpy() * pts)
+        for j, other in enumerate(names):
+            if j != k:
+                mean(f"points_minus_{other}", name, (t - tricks[:, j]) * pts)
+        counts = np.bincount(t, minlength=14)
+        for n in TRICKS:
+            rows.append((f"tricks={n}", name, "mean", t.size, float(counts[n]), float(counts[n])))
+    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+
+
+def recommended(query, summary) -> str:
+    """The option with the highest expected points for the chooser."""
+    rows = summary[summary.metric == "chooser_points"]
+    return str(rows.loc[rows.estimate.idxmax(), "group"])
 
 
 def present(query, summary, variant):
+    """One row per option, best expected points first; ``vs best`` is the paired
+    difference to the recommended option (same deals), the interval to read when
+    asking whether another suit is really worse."""
+    by = {(m, g): r for m, g, r in zip(summary.metric, summary.group, summary.itertuples())}
+    best = recommended(query, summary)
     rows = []
     for o in query["options"]:
         name = OPTION_NAMES[o]
-
-        def get(metric):
-            r = summary[(summary.metric == metric) & (summary.group == name)].iloc[0]
-            return r
-
-        p = get("chooser_points")
-        rows.append({"trumps": name, "mean points": round(p.estimate, 2),
-                     "95% CI": f"[{p.ci_low:.1f}, {p.ci_high:.1f}]",
-                     "mean tricks": round(get("chooser_tricks").estimate, 3),
-                     "P(tricks>=4)": round(get("tricks>=4").estimate, 4),
-                     "P(best option)": round(get("best_option_share").estimate, 4),
-                     "policy picks": round(get("policy_chooses").estimate, 4)})
+        p = by[("chooser_points", name)]
+        row = {"trumps": name, "mean points": round(p.estimate, 2), "95% CI": f"[{p.ci_low:.1f}, {p.ci_high:.1f}]"}
+        if name == best:
+            row["vs best"] = ""
+        else:
+            d = by[(f"points_minus_{best}", name)]
+            row["vs best"] = f"{d.estimate:+.1f} [{d.ci_low:+.1f}, {d.ci_high:+.1f}]"
+        row.update({"mean tricks": round(by[("chooser_tricks", name)].estimate, 3),
+                    "P(tricks>=4)": round(by[("tricks>=4", name)].estimate, 4),
+                    "P(best option)": round(by[("best_option_share", name)].estimate, 4),
+                    "trump length": round(by[("trump_length", name)].estimate, 2) if o >= 0 else "",
+                    "policy picks": round(by[("policy_chooses", name)].estimate, 4)})
+        for s in range(4):
+            row[f"pts {SEATS[s]}" + ("*" if s == query["chooser"] else "")] = round(
+                by[(f"points_{SEATS[s]}", name)].estimate, 1)
+        rows.append(row)
     table = pd.DataFrame(rows).sort_values("mean points", ascending=False, ignore_index=True)
-    table["recommended"] = ["yes"] + [""] * (len(table) - 1)
+    table["recommended"] = np.where(table.trumps == best, "yes", "")
     return table
 
 
 def figure(query, summary, variant):
+    """Left: the distribution of the chooser's tricks (points) with the recommended trump
+    (bars) and each other option (lines), means marked. Right: mean points per option
+    with 95 % intervals, the recommended one highlighted."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sub = summary[summary.metric == "chooser_points"]
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    ax.bar(sub.group, sub.estimate, yerr=[sub.estimate - sub.ci_low, sub.ci_high - sub.estimate], capsize=3)
-    seen = " ".join(format_card(c) for c in query["cards"])
-    ax.set_title(f"Kierki trump choice from {seen}")
-    ax.set_ylabel("chooser's mean points")
+    best = recommended(query, summary)
+    pts = variant.points_per_trump_trick
+    by = summary.set_index(["metric", "group"])
+
+    def shares(name):
+        return np.array([by.loc[(f"tricks={k}", name), "estimate"] for k in TRICKS])
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 2]})
+    colors = dict(zip(("S", "H", "D", "C", "NT"), ("tab:blue", "tab:red", "tab:orange", "tab:green", "tab:purple")))
+    for o in query["options"]:
+        name = OPTION_NAMES[o]
+        if name != best:
+            left.plot(TRICKS, shares(name), marker="o", ms=3, lw=1, alpha=0.7, color=colors[name],
+                      label=f"trumps {name}")
+    left.bar(TRICKS, shares(best), color=colors[best], alpha=0.45, edgecolor="black",
+             label=f"trumps {best} (recommended)")
+    mean_best = by.loc[("chooser_tricks", best), "estimate"]
+    left.axvline(mean_best, color="black", lw=2, ls="--", label=f"mean with {best}: {mean_best:.2f} tricks")
+    left.set_xticks(TRICKS)
+    left.set_xticklabels([f"{k}\n{k * pts}" for k in TRICKS], fontsize=7)
+    left.set_xlabel("chooser's tricks / points this deal")
+    left.set_ylabel("share of deals")
+    left.legend(fontsize=8)
+    names = [OPTION_NAMES[o] for o in query["options"]]
+    p = summary[summary.metric == "chooser_points"].set_index("group").loc[names]
+    right.bar(names, p.estimate, yerr=[p.estimate - p.ci_low, p.ci_high - p.estimate], capsize=3,
+              color=["tab:red" if n == best else "tab:blue" for n in names])
+    right.set_xlabel("trumps announced (red: recommended)")
+    right.set_ylabel("chooser's expected points (95 % CI)")
+    seen = " ".join(format_card(c) for c in sorted(query["cards"], reverse=True)) or "no cards"
+    fig.suptitle(f"Kierki trump choice: {SEATS[query['chooser']]} (dealer {SEATS[query['dealer']]}) has seen {seen}",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 

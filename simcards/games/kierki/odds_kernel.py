@@ -1,29 +1,41 @@
 """Compiled kernel of ``simcards trump kierki`` (imported only when that command runs).
 
 For each record: deal the unknown cards around what is known (the chooser's seen
-cards, ``--require`` constraints), then play the same deal once per trump option with
-the same policy stream (common random numbers), and record the chooser's tricks.
+cards, ``--require`` constraints, the ``--accept`` function), then play the same deal
+once per trump option with the same policy stream (common random numbers), and
+record the chooser's tricks. The play itself is ``rules.play_tricks``, the normal
+kernel's trick engine, so the normal kernels are untouched.
 """
 import numba as nb
 import numpy as np
 from numba import types
 
 from simcards.core.cards import SUIT_MASKS
-from simcards.core.deal import deal_constrained
+from simcards.core.deal import ACCEPT_SIG, deal_constrained
 from simcards.core.rng import stream_start
 from simcards.games.kierki import policies as P
 from simcards.games.kierki import rules as R
 
-ODDS_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types.uint64[:], R.FUNCS, R.FUNCS,
-                      types.uint64[:], types.int64[:, :], types.int64[:, :], types.int64, types.int64,
-                      types.int64, types.uint64, types.int64[:], types.uint64, types.int64, types.int64,
-                      types.int64[:, :])
+MAX_TRIES = 100_000  # deals tried per record before giving up (length bounds, accept function)
+ACCEPT = types.UniTuple(types.FunctionType(ACCEPT_SIG), 1)
+OK, NO_DEAL, NOT_ACCEPTED = 0, 1, 2  # return codes
+
+ODDS_SIG = types.int64(types.int64[:], types.int64[:, :], types.int64[:, :], types.uint64[:], R.FUNCS, R.FUNCS,
+                       types.uint64[:], types.int64[:, :], types.int64[:, :], ACCEPT, types.int64, types.int64,
+                       types.int64, types.uint64, types.int64[:], types.uint64, types.int64, types.int64,
+                       types.int64[:, :])
 
 
 @nb.njit(ODDS_SIG, cache=True, nogil=True)
 def simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, fixed, min_len, max_len,
-                           chooser, dealer, leader, seen, options, seed, start, count, out):
-    """``out[r, k]``: chooser's tricks with trump ``options[k]``; last column: the policy's own choice."""
+                           accept, chooser, dealer, leader, seen, options, seed, start, count, out):
+    """Fill ``out`` (one row per record) and return ``OK``, ``NO_DEAL`` or ``NOT_ACCEPTED``.
+
+    ``out[r, 4k + s]``: seat ``s``'s tricks with trumps ``options[k]`` (-1 = no trumps);
+    ``out[r, 4n]`` (n options): what the chooser's own trump policy announces from
+    ``seen``; ``out[r, 4n + 1 + s]``: seat ``s``'s 13 cards (bit mask) of the deal played.
+    Record ``i`` uses only the streams of ``(seed, i)``: 0 for the deal, 1 for play.
+    """
     deck = np.arange(52, dtype=np.int64)
     buf = np.empty(52, np.int64)
     sizes = np.full(4, 13, np.int64)
@@ -42,8 +54,17 @@ def simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, play_funcs, trump
     for r in range(count):
         index = start + r
         state[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(0))
-        if deal_constrained(deck, fixed, sizes, 0, state, hands, buf, min_len, max_len, SUIT_MASKS, 10000) < 0:
-            raise ValueError("kierki: no deal satisfies the constraints within 10000 tries")
+        tries = 0
+        while True:
+            used = deal_constrained(deck, fixed, sizes, 0, state, hands, buf, min_len, max_len, SUIT_MASKS,
+                                    MAX_TRIES - tries)
+            if used < 0:
+                return NOT_ACCEPTED if tries > 0 else NO_DEAL
+            tries += used
+            if accept[0](hands):
+                break
+            if tries >= MAX_TRIES:
+                return NOT_ACCEPTED
         for k in range(n_opt):
             for s in range(4):
                 h[s] = hands[s]
@@ -52,12 +73,18 @@ def simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, play_funcs, trump
             rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1))
             R.play_tricks(h, R.TRUMPS, dealer, leader, options[k], 1, cfg, card_pen, trick_pen, pen_mask,
                           play_funcs, rng, info, masks, totals, res, no_script, no_trace)
-            out[r, k] = res[R.R_TRICKS + chooser]
+            for s in range(4):
+                out[r, 4 * k + s] = res[R.R_TRICKS + s]
         tinfo[P.T_SEAT] = chooser
         tinfo[P.T_DEALER] = dealer
         tinfo[P.T_N_SEEN] = cfg[R.C_CHOICE_CARDS]
         tinfo[P.T_ALLOWED] = 15 | (P.NO_TRUMP_BIT if cfg[R.C_ALLOW_NT] else 0)
         tinfo[P.T_DEAL_NO] = 1
+        for s in range(4):
+            tinfo[P.T_TOTALS + s] = 0
         masks[0] = seen
         rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1))
-        out[r, n_opt] = trump_funcs[chooser](tinfo, masks, rng)
+        out[r, 4 * n_opt] = trump_funcs[chooser](tinfo, masks, rng)
+        for s in range(4):
+            out[r, 4 * n_opt + 1 + s] = np.int64(hands[s])
+    return OK
