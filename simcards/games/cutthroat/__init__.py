@@ -1,6 +1,7 @@
 """Cutthroat Spades (3 players; 4- and 5-player forms with jokers): shared/rules/cutthroat-spades.md."""
 from simcards.core.game import Game
 from simcards.games.cutthroat import records, replay as _replay, rules
+from simcards.games.cutthroat.odds import BID
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import PRESETS, CutthroatVariant
 
@@ -20,4 +21,5 @@ GAME = Game(
     replay=_replay.replay,
     aliases=("cutthroat-spades",),
     shortcuts={"players": "num_players"},
+    odds={"bid": BID},
 )

@@ -860,8 +860,8 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
     n = form[0]
     hands = np.zeros(MAX_SEATS, np.uint64)
     dealt = np.zeros(MAX_SEATS, np.uint64)
-    seat_hands = np.zeros(n, np.uint64)
-    scratch = np.zeros(MAX_SEATS, np.uint64)
+    seat_hands = np.zeros(n, np.uint64)  # the deal as core.deal and accept functions see it
+    scratch = np.zeros(MAX_SEATS, np.uint64)  # the accepted deal, for every option
     hand_out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
     view = np.zeros(VIEW_SIZE, np.int64)
     masks = np.zeros(MASKS_SIZE, np.uint64)
@@ -887,13 +887,13 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
         hand_no = 0
         while True:
             hand_no = 0 if tries == 0 else PRIOR_TRY_HANDS + tries
-            if deal_constrained(deck_cards, fixed, sizes, (dealer + 1) % n, deal_rng, scratch, buf,
+            if deal_constrained(deck_cards, fixed, sizes, (dealer + 1) % n, deal_rng, seat_hands, buf,
                                 min_len, max_len, SUITS, 10_000) < 0:
                 err[0] = E_CONSTRAINTS
                 raise ValueError("cutthroat: no deal satisfies the constraints")
             for s in range(n):
-                hands[s] = scratch[s]
-                seat_hands[s] = scratch[s]
+                hands[s] = seat_hands[s]
+                scratch[s] = seat_hands[s]
             ok = True
             if automatic_redeal:
                 for s in range(n):
