@@ -348,7 +348,12 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
 @_NB
 def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     """find_contract, or with ``minimize`` the least deficiency <= budget (else budget + 1)."""
-    W = 4 * 14 * 14  # every (suit, lo, length) window
+    nlen = 1  # window lengths run_candidates may list (see there)
+    if cfg[C_MIN_NAT] > 1 and cfg[C_MIN_NAT] + budget > cfg[C_MIN_RUN]:
+        nlen = cfg[C_MIN_NAT] + budget - cfg[C_MIN_RUN] + 1
+        if nlen > 14:
+            nlen = 14
+    W = 4 * 14 * nlen  # room for every (suit, lo, length) window
     ws = np.empty(5 * W + 13 + 16 + 2 * NT, np.int64)
     cs = ws[0:W]
     clo = ws[W:2 * W]
@@ -687,46 +692,46 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
 
 
 @_NB
-def final_missing(cnt, R, cfg):
-    """Policy metric for the all-at-once final deal: jokers/cards still needed to go out.
-
-    Picks the best run window per suit (missing positions + the suit's naturals left
-    outside it), keeps the R best suits, counts every natural of other suits as a
-    stray, then credits the jokers held and the one final discard.
-    """
+def final_suit_cost(cnt, cfg, s):
+    """Best single run window of suit s: missing positions + the suit's naturals outside it."""
     pmin, pmax, maxlen = pos_bounds(cfg)
     wrap = cfg[C_ACE] == ACE_WRAP
     L = cfg[C_MIN_RUN]
-    best = np.empty(4, np.int64)
-    natc = np.empty(4, np.int64)
-    for s in range(4):
-        posm = 0
-        nat = 0
-        for r in range(13):
-            c = cnt[s * 13 + r]
-            nat += c
-            if c:
-                if wrap:
-                    posm |= (1 << r) | (1 << (r + 13))
-                else:
-                    posm |= 1 << (r + 2)
-                    if r == 12:
-                        posm |= 2
-        natc[s] = nat
-        b = nat + L  # empty window
-        hiend = pmax if not wrap else 12 + 12
-        lomax = pmax if not wrap else 12
-        for lo in range(pmin, lomax + 1):
-            for hi in range(lo + L - 1, min(hiend, lo + maxlen - 1) + 1):
-                w = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-                inside = popcount64(posm & w)
-                if inside > nat:
-                    inside = nat
-                cost = (hi - lo + 1 - inside) + (nat - inside)
-                if cost < b:
-                    b = cost
-        best[s] = b
-    # choose R suits minimizing best[s] + naturals of the other suits
+    posm = 0
+    nat = 0
+    for r in range(13):
+        c = cnt[s * 13 + r]
+        nat += c
+        if c:
+            if wrap:
+                posm |= (1 << r) | (1 << (r + 13))
+            else:
+                posm |= 1 << (r + 2)
+                if r == 12:
+                    posm |= 2
+    b = nat + L  # empty window
+    if wrap:
+        lo_first, lo_last, hiend = 0, 12, 24
+    else:
+        lo_first, lo_last, hiend = pmin, pmax, pmax
+    for lo in range(lo_first, lo_last + 1):
+        top = lo + maxlen - 1
+        if top > hiend:
+            top = hiend
+        for hi in range(lo + L - 1, top + 1):
+            w = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+            inside = popcount64(posm & w)
+            if inside > nat:
+                inside = nat
+            cost = (hi - lo + 1 - inside) + (nat - inside)
+            if cost < b:
+                b = cost
+    return b
+
+
+@_NB
+def final_combine(best, natc, R, jokers):
+    """final_missing from per-suit costs: the R best suits, strays from the others."""
     tot_nat = natc[0] + natc[1] + natc[2] + natc[3]
     res = INF
     for mask in range(16):
@@ -738,8 +743,27 @@ def final_missing(cnt, R, cfg):
                 v += best[s] - natc[s]
         if v < res:
             res = v
-    res -= cnt[JOKER] + 1
+    res -= jokers + 1
     return res if res > 0 else 0
+
+
+@_NB
+def final_missing(cnt, R, cfg):
+    """Policy metric for the all-at-once final deal: jokers/cards still needed to go out.
+
+    Picks the best run window per suit (missing positions + the suit's naturals left
+    outside it), keeps the R best suits, counts every natural of other suits as a
+    stray, then credits the jokers held and the one final discard.
+    """
+    best = np.empty(4, np.int64)
+    natc = np.empty(4, np.int64)
+    for s in range(4):
+        best[s] = final_suit_cost(cnt, cfg, s)
+        n = 0
+        for r in range(13):
+            n += cnt[s * 13 + r]
+        natc[s] = n
+    return final_combine(best, natc, R, cnt[JOKER])
 
 
 # ------------------------------------------------------------------ lay-offs

@@ -31,7 +31,7 @@ from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
-    deficiency, final_missing, find_contract, natural_slot, pos_type,
+    deficiency, final_combine, final_missing, final_suit_cost, find_contract, natural_slot, pos_type,
     penalty, MF,
 )
 from simcards.games.contract_rummy.view import (
@@ -217,6 +217,8 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
                 if pub[P_HLEN + q] <= 3:
                     dump = True
     stalled = pub[P_TURN] > 6 * pub[P_NPL]
+    fbest = np.empty(4, np.int64)
+    fnat = np.empty(4, np.int64)
     # deadwood: cards outside one best contract arrangement keep ``missing`` where it is
     used = np.zeros(NT, np.int64)
     if not down and not dump and not pub[P_FINAL_ALL]:
@@ -239,10 +241,23 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
             keeps = True
             if not down and not dump and not isolated(hand, cfg, t):
                 if pub[P_FINAL_ALL]:
+                    # only t's suit changes: reuse the other suits' costs
                     if m0 < 0:
-                        m0 = final_missing(hand, pub[P_R], cfg)
+                        for s in range(4):
+                            fbest[s] = final_suit_cost(hand, cfg, s)
+                            n_s = 0
+                            for r in range(13):
+                                n_s += hand[s * 13 + r]
+                            fnat[s] = n_s
+                        m0 = final_combine(fbest, fnat, pub[P_R], hand[JOKER])
+                    s_t = t // 13
+                    keep_best = fbest[s_t]
                     hand[t] -= 1
-                    keeps = final_missing(hand, pub[P_R], cfg) <= m0
+                    fbest[s_t] = final_suit_cost(hand, cfg, s_t)
+                    fnat[s_t] -= 1
+                    keeps = final_combine(fbest, fnat, pub[P_R], hand[JOKER]) <= m0
+                    fnat[s_t] += 1
+                    fbest[s_t] = keep_best
                     hand[t] += 1
                 else:
                     keeps = hand[t] > used[t]
