@@ -224,6 +224,18 @@ def test_tricks_agree_with_the_normal_kernel_dealing_in_the_order_of_section_3_1
     assert per_card[12].mean() > per_card[0].mean() + 10 * np.sqrt(per_card[12].var() / 3000)
 
 
+def test_with_no_seen_card_the_four_suits_are_exchangeable():
+    """trump_choice_cards=0: nothing distinguishes the suits, so every paired difference
+    of the chooser's points is 0 within 4.5 of its standard errors."""
+    v = GAME.variant(pairs=["trump_choice_cards=0"])
+    _, rows = run(v, "", n=4000, seed=23)
+    t = {o: tricks_of(rows, o, 0) for o in (3, 2, 1, 0)}
+    for a in (3, 2, 1):
+        for b in range(a):
+            d = t[a] - t[b]
+            assert abs(d.mean()) <= 4.5 * d.std() / np.sqrt(d.size), (a, b, d.mean())
+
+
 # ---------------------------------------------------------------- --require and --accept
 
 
