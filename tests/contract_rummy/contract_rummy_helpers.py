@@ -174,7 +174,7 @@ class Table:
         s = self.s
         half = s.scratch.shape[0] // 2
         n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.tr, s.trn, self.opts,
-                           s.scratch[:half], s.scratch[half:], self.sol, True)
+                           s.scratch[:half], s.scratch[half:], self.sol, 1 << 30)
         return [int(x) for x in self.opts[1:n + 1]]
 
     def hand(self, p):

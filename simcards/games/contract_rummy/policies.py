@@ -11,7 +11,8 @@ Every decision function has the signature ``SIG``::
   d >= 2 a deep take of depth d (already checked: the target can reach the table this
   turn). Return one of them. Working out the legal deep takes is costly, so the first
   call lists -1 ("ask for deep takes") instead of them when some may exist; returning -1
-  makes the engine list them and call ``draw`` again (without -1).
+  makes the engine list them and call ``draw`` again (without -1); returning -k (k >= 2)
+  lists only the deep takes down to depth k.
 - ``go_down``: asked when the player may lay down his contract now and nothing forces
   it. ``opts[0]`` cards he would still hold after laying down and disposing of what he
   can, ``opts[1]`` their penalty, ``opts[2]`` 1 if that empties his hand (goes out).
@@ -50,6 +51,7 @@ _jit = nb.njit(SIG, cache=True, nogil=True)
 _help = nb.njit(cache=True, nogil=True)
 
 THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
+DEEP_LOOK = 4  # expert: deepest take it considers
 CAP = 3     # deficiency search depth used by the heuristics
 
 
@@ -341,16 +343,16 @@ def basic_buy(hand, pub, melds, opts, rng):
 
 @_jit
 def expert_draw(hand, pub, melds, opts, rng):
-    """Ask for the deep takes when a pile card below the top shares a rank with the hand or
-    sits next to a hand card of its suit; then as basic, plus cheap deep takes."""
+    """Ask for the deep takes down to depth 4 when a card there shares a rank with the hand
+    or sits next to a hand card of its suit; then as basic, plus cheap deep takes."""
     cfg = cfg_of(pub)
     for i in range(1, opts[0] + 1):
         if opts[i] == -1:
             pl = pub[P_PILE_LEN]
-            for d in range(2, pl + 1):
+            for d in range(2, min(pl, DEEP_LOOK) + 1):
                 t = pile_type(pub, d)
                 if t == JOKER or not isolated(hand, cfg, t):
-                    return -1
+                    return -DEEP_LOOK
     return better_draw(hand, pub, melds, opts, True)
 
 

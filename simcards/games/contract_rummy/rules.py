@@ -830,8 +830,9 @@ def _feasible_with(cfg, hand, pub, pl, d, sol):
 
 @_NB
 def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, with_deep):
-    """Legal draws into opts (0 stock, 1 top, d deep). Without ``with_deep`` the deep takes
-    are not worked out; -1 is listed instead when some may exist (ASK_DEEP)."""
+    """Legal draws into opts (0 stock, 1 top, d deep). With ``with_deep`` = 0 the deep takes
+    are not worked out; -1 is listed instead when some may exist (ASK_DEEP). Otherwise deep
+    takes down to depth ``with_deep`` are listed."""
     hand = hands[p]
     n = 0
     if stock_available(cfg, pub, 1):
@@ -853,6 +854,8 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
             maxd = pl
             if cfg[C_MAX_DEPTH] < maxd:
                 maxd = cfg[C_MAX_DEPTH]
+            if with_deep < maxd:
+                maxd = with_deep
             mind = 2
             if not down and not pub[P_FINAL_ALL] and maxd >= 2:
                 # the target must meet the hand or the cards above it (rank, run reach, joker)
@@ -943,14 +946,19 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     st[S_OWN_TURNS + p] += 1
     pub[P_OWN_TURN] = st[S_OWN_TURNS + p]
     log(tr, trn, E_TURN, p, t_turn, 0, 0, 0)
-    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, False)
+    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, 0)
     if n == 0:
         return T_NO_DRAW
     pub[P_SEAT] = p
     choice = draw_f[p](hand, pub, melds, opts, rng_pol)
-    if choice == ASK_DEEP:
-        # the policy wants to see the deep takes: work them out and ask again
-        n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, True)
+    asked = False
+    for i in range(1, n + 1):
+        if opts[i] == ASK_DEEP:
+            asked = True
+    if asked and choice <= ASK_DEEP:
+        # the policy wants to see the deep takes (all, or down to depth -choice): list them
+        depth = INF if choice == ASK_DEEP else -choice
+        n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, depth)
         if n == 0:
             return T_NO_DRAW
         pub[P_SEAT] = p
