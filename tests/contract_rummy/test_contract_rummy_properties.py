@@ -38,7 +38,7 @@ variant_settings = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=14, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(settings_=variant_settings, seed=st.integers(0, 2**32), policy=st.sampled_from(["random", "basic", "expert"]))
 def test_invariants_hold_on_random_games(tables, settings_, seed, policy):
     """Invariants 1-21 (referee, move by move) plus the record-level ones."""

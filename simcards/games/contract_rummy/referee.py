@@ -316,6 +316,7 @@ class Ref:
                     if c in m["cards"]:
                         self.bad("run position used twice")
                     m["cards"][c] = b
+                    self.wrap_normalise(m)
                 else:
                     m["cards"].append((b, c))
             elif code == R.E_LAYOFF:
@@ -328,8 +329,7 @@ class Ref:
                     if c in ps or not (c == min(ps) - 1 or c == max(ps) + 1):
                         self.bad("run lay-off not at an end")
                     ps[c] = b
-                    if self.wrap and min(ps) < 13:
-                        m["cards"] = {q + 13: t for q, t in ps.items()}
+                    self.wrap_normalise(m)
                 else:
                     m["cards"].append((b, c))
                 err = self.meld_ok(m)
@@ -388,6 +388,11 @@ class Ref:
                 if a != want:
                     self.bad(f"seat {p} scored {a}, referee says {want}")
         return self.problems
+
+    def wrap_normalise(self, m):
+        """The kernel keeps a wrap run's lowest position in 13..25; follow its shifts."""
+        if self.wrap and min(m["cards"]) < 13:
+            m["cards"] = {q + 13: t for q, t in m["cards"].items()}
 
     def discard_rule(self):
         if self.final_all and self.v.final_deal_go_out_discard != "same":
