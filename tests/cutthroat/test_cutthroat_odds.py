@@ -175,6 +175,34 @@ def test_earlier_bids_reject_deals_where_the_policy_would_bid_otherwise():
     assert spades.mean() - 4 > 4 * 1.03 / math.sqrt(len(spades))  # a bid of 8 needs trumps
 
 
+def test_conditioning_on_a_random_policy_is_exact(tmp_path):
+    """Seat 0 bids 1 when it holds AS or a coin says so: P(AS with seat 0 | bid 1) = 0.5 / 0.75.
+
+    Each try of the rejection draws fresh policy randomness; reusing one coin per record
+    would give 0.5 x 0.5 + 0.5 x 1 = 0.75 instead."""
+    path = tmp_path / "coin_bots.py"
+    path.write_text(textwrap.dedent("""
+        import simcards
+        from simcards.core.rng import below
+        from simcards.games.cutthroat.policies import BUILTINS
+
+        def coin_or_ace(view, masks, rng):
+            heads = below(rng, 2) == 1
+            if (masks[0] >> 51) & 1 or heads:
+                return 1
+            return 2
+
+        coin = simcards.Policy("coin", base=BUILTINS["basic"], bid=coin_or_ace)
+    """))
+    table = CATALOG.table([f"{path}:coin", "basic", "basic"])
+    hand = HAND.replace("AS", "2S")  # the ace of spades is with seat 0 or seat 2, even odds
+    q = prepare(V3, request(hand, seat=1, dealer=2, bids={0: "1"}))
+    q = dict(q, options=(4,))
+    out = simulate(q, V3, table, 9, 0, 1500)
+    has = (hands_of(out, 3)[:, 0] >> 51) & 1
+    assert abs(has.mean() - 2 / 3) < 4 * math.sqrt(2 / 9 / len(has))
+
+
 def test_earlier_blind_bid_is_a_condition_too():
     table = CATALOG.table(["expert", "basic", "basic"])
     q, out = run(request(seat=1, dealer=2, bids={0: "B6"}, scores=(0, 200, 0)), table=table, n=50)

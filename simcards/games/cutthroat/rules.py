@@ -3,6 +3,8 @@
 One entry point, :func:`run_records`, simulates records ``start .. start+count-1`` of a
 seed for a unit (deal, game or tournament) and optionally writes a trace of every
 event (the same code path; ``trace`` has zero rows when not tracing).
+:func:`simulate_bid_options` (``simcards bid cutthroat``) runs the same
+:func:`play_hand` and :func:`play_game` on a given deal with one seat's bid forced.
 
 Randomness: hand ``h`` of record ``i`` (hands counted across the games of a
 tournament) shuffles from stream ``8h`` of ``(seed, i)`` and seat ``s`` decides from
