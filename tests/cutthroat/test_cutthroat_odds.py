@@ -255,6 +255,19 @@ def test_a_made_moon_near_the_target_wins_the_game():
     assert set(np.unique(col(out, NIL, "win"))) <= {0, 1}
 
 
+def test_game_played_out_matches_the_game_unit():
+    """Before looking, at 0:0:0, "look, then bid" is a whole game from its first hand: its
+    P(win game) must agree with the game unit's win share (independent streams)."""
+    q = prepare(V3, request(hand="", seat=0, dealer=2, scores=(0, 0, 0)))
+    assert q["options"][0] == LOOK and q["play_out"]
+    n = 1500
+    odds = col(simulate(dict(q, options=(LOOK,)), V3, BASIC3, 21, 0, n), LOOK, "win") == 1
+    games = rules.simulate("game", V3.replace(first_dealer=2), BASIC3, 22, 0, n)
+    unit = games[:, rules.GAME_COLUMNS.index("winner")] == 0
+    p = (odds.sum() + unit.sum()) / (2 * n)
+    assert abs(odds.mean() - unit.mean()) < 4 * math.sqrt(2 * p * (1 - p) / n)
+
+
 def test_present_recommends_by_points_and_by_game():
     res = hand_odds("cutthroat", "bid", hand=HAND, scores="120:180:95", deals=400, threads=1)
     t = res.table
