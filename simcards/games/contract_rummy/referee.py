@@ -365,7 +365,7 @@ class Ref:
                 self.take_from_hand(p, a)
                 if v.no_return_discard and self.single_top is not None and a == self.single_top:
                     self.bad("discarded the card just taken from the top")
-                if a == JK and self.pending_jokers:
+                if a == JK and self.hands[p][JK] + 1 <= self.pending_jokers:
                     self.bad("discarded a swapped joker")
                 self.pile.append(a)
                 rule = self.discard_rule()

@@ -43,6 +43,7 @@ EXH_CAP, EXH_NO_DRAW, EXH_EMPTY_STOCK = 1, 2, 3
 # ---- per-deal statistics (st)
 S_TURNS, S_EXHAUSTED, S_OUT, S_REFILLS, S_STOCK_DRAWS, S_TOP_TAKES, S_DEEP_TAKES, S_DEEP_CARDS = 0, 1, 2, 3, 4, 5, 6, 7
 S_LAYOFFS, S_EXTRA_MELDS, S_SWAPS, S_BUYS, S_FALLBACKS = 8, 9, 10, 11, 12
+S_PENDING = 13    # jokers swapped back this turn and still in hand (never discardable)
 S_SCORE = 16      # + seat
 S_DOWN_OWN = 24   # + seat: own turn index when down (-1)
 S_JOK_DEALT = 32  # + seat
@@ -101,7 +102,7 @@ def discard_rule(cfg, pub):
 
 
 @_NB
-def legal_discards(hand, cfg, pub, opts):
+def legal_discards(hand, cfg, pub, opts, pending):
     """Write the legal discard types to opts[1..]; return how many."""
     n = 0
     st = pub[P_SINGLE_TOP]
@@ -109,6 +110,8 @@ def legal_discards(hand, cfg, pub, opts):
         if hand[t] == 0:
             continue
         if cfg[C_NO_RETURN] and t == st:
+            continue
+        if t == JOKER and hand[t] <= pending:
             continue
         n += 1
         opts[n] = t
@@ -129,7 +132,7 @@ def end_ok(hand, cfg, pub, p, placed):
         return False
     st = pub[P_SINGLE_TOP]
     for t in range(NT):
-        if hand[t] and not (cfg[C_NO_RETURN] and t == st):
+        if hand[t] and not (cfg[C_NO_RETURN] and t == st) and not (t == JOKER and hand[t] <= placed[1]):
             return True
     return False
 
@@ -269,6 +272,9 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
                 t = pos_type(cfg, m[M_KEY], pos)
             else:
                 t = JOKER
+                if placed[1] > 0:
+                    placed[1] -= 1
+                    st[S_PENDING] -= 1
             hand[t] -= 1
             n += 1
             if t == target:
@@ -286,6 +292,9 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
             for _ in range(nib(m[M_JOK], s)):
                 hand[JOKER] -= 1
                 n += 1
+                if placed[1] > 0:
+                    placed[1] -= 1
+                    st[S_PENDING] -= 1
                 if target == JOKER:
                     placed[0] += 1
                 log(tr, trn, E_MCARD, p, i, JOKER, s, 0)
@@ -301,6 +310,9 @@ def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     pub[P_HLEN + p] -= 1
     if t == target:
         placed[0] += 1
+    if t == JOKER and placed[1] > 0:
+        placed[1] -= 1
+        st[S_PENDING] -= 1
     st[S_LAYOFFS] += 1
     log(tr, trn, E_LAYOFF, p, i, t, slot, 0)
 
@@ -417,6 +429,9 @@ def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     j, sl = joker_target_slot(cfg, hand, pub, melds, i)
     if j >= 0:
         lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
+    else:
+        placed[1] += 1  # kept (only possible without joker_swap_must_place)
+        st[S_PENDING] += 1
 
 
 @_NB
@@ -641,6 +656,7 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf
             if k < NT and (hand[k] == 0 or (cfg[C_NO_RETURN] and k == pub[P_SINGLE_TOP])):
                 continue
         placed[0] = 0
+        placed[1] = 0
         rc = contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, True, placed, st, tr, trn, sol)
         if rc == 1:
             return True
@@ -653,12 +669,13 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf
 def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, opts, buf, sol, ask):
     """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
     hand = hands[p]
-    placed = np.zeros(1, np.int64)
+    placed = np.zeros(2, np.int64)
     snap_save(hand, pub, melds, st, trn, buf)
     was_down = pub[P_DOWN + p]
     if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
         snap_load(hand, pub, melds, st, trn, buf)
         placed[0] = 0
+        placed[1] = 0
         return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
     if ask and not was_down and pub[P_DOWN + p] and pub[P_TARGET] < 0 and not pub[P_FINAL_ALL]:
         opts[0] = pub[P_HLEN + p]
@@ -670,6 +687,7 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
         if go_down_f[p](hand, pub, melds, opts, rng):
             return best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf)
         placed[0] = 0
+        placed[1] = 0
         return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
     return True
 
@@ -804,7 +822,7 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
     pub[P_PILE_LEN] = pl - d
     pub[P_TARGET] = target
     pub[P_SINGLE_TOP] = -1
-    placed = np.zeros(1, np.int64)
+    placed = np.zeros(2, np.int64)
     snap_save(hand, pub, melds, st, trn, buf2)
     ok = best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf2)
     snap_load(hand, pub, melds, st, trn, buf2)
@@ -1000,6 +1018,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
         pub[P_TARGET] = target
         st[S_DEEP_TAKES] += 1
         st[S_DEEP_CARDS] += choice
+    st[S_PENDING] = 0
     ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng_pol, opts, buf, sol, True)
     if not ok:
         st[S_FALLBACKS] += 1
@@ -1007,7 +1026,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     if pub[P_HLEN + p] == 0:
         log(tr, trn, E_OUT, p, 0, 0, 0, 0)
         return T_OUT
-    n = legal_discards(hand, cfg, pub, opts)
+    n = legal_discards(hand, cfg, pub, opts, st[S_PENDING])
     if n == 0:
         # cannot happen after a legal phase; keep the engine total
         opts[0] = 1
