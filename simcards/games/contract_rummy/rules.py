@@ -461,7 +461,8 @@ def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, s
 @_NB
 def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol):
     """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back."""
-    if reserve >= 0:
+    hidden = reserve >= 0 and hand[reserve] > 0  # the contract may have used the kept card
+    if hidden:
         hand[reserve] -= 1
         pub[P_HLEN + p] -= 1
     try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn)
@@ -480,7 +481,7 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
                 closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
         if pub[P_HLEN + p] == before:
             break
-    if reserve >= 0:
+    if hidden:
         hand[reserve] += 1
         pub[P_HLEN + p] += 1
 
@@ -571,7 +572,9 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
 
 @_NB
 def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, reserve):
-    if reserve >= 0:
+    """Longer contract melds: extend the melds from index ``first`` with held naturals."""
+    hidden = reserve >= 0 and hand[reserve] > 0
+    if hidden:
         hand[reserve] -= 1
     changed = True
     while changed:
@@ -590,7 +593,7 @@ def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, re
                     log(tr, trn, E_MCARD, p, i, t, sl, 0)
                     changed = True
                     break
-    if reserve >= 0:
+    if hidden:
         hand[reserve] += 1
 
 
