@@ -2,6 +2,7 @@
 import numba
 
 from simcards.core.policy import Policy
+from simcards.core.rng import below
 from simcards.games.spades.policies import BASIC, V_BID, V_BLIND, V_HAND, V_SCORE, V_TRICKS, basic_bid, basic_play
 
 
@@ -66,3 +67,16 @@ def never_blind(view, rng):
 
 # bids its spade count, never Blind Nil, plays like basic
 spade_counter = Policy("spade_counter", base=BASIC, blind=never_blind, bid=count_spades_bid)
+
+
+def coin_or_ace_bid(view, rng):
+    """Bids 3 when holding the ace of spades or when a fair coin (its own stream) says so,
+    else 2: a randomised bidder whose conditional odds are known exactly."""
+    heads = below(rng, 2) == 1
+    if (view[V_HAND] >> 51) & 1 or heads:
+        return 3
+    return 2
+
+
+# randomised bid (coin or AS), never Blind Nil, plays like basic
+coin_or_ace = Policy("coin_or_ace", base=BASIC, blind=never_blind, bid=coin_or_ace_bid)

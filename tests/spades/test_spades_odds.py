@@ -147,6 +147,22 @@ def test_earlier_bids_reject_deals_where_the_policy_would_bid_otherwise():
     assert (spade_count(hands_of(free)[:, 1]) != 3).mean() > 0.5  # without the condition most deals differ
 
 
+def test_conditioning_on_a_randomised_bid_is_exact():
+    """East bids 3 when it holds AS or its coin shows heads (else 2); South does not hold AS,
+    so P(AS with East) = 1/3 and P(AS with East | East bid 3) = (1/3) / (1/3 + 2/3 x 1/2) = 1/2.
+
+    Every try of the rejection draws fresh policy random numbers. Reusing one coin per
+    record for every try would accept any deal after heads and only AS deals after tails:
+    1/2 x 1/3 + 1/2 x 1 = 2/3, about 13 standard errors away with these 1500 deals."""
+    v = variant()
+    t = table("basic", f"{BOTS}:coin_or_ace", "basic", "basic")
+    q = prepare(v, request(HAND.replace("AS", "2H"), seat=2, dealer=0, bids={1: "3"}))  # E bids first
+    out = BID.simulate(dict(q, options=(3,)), v, t, 13, 0, 1500)
+    has = (hands_of(out)[:, 1] >> 51) & 1
+    assert abs(has.mean() - 1 / 2) < 4 * math.sqrt(1 / 4 / len(has)), has.mean()
+    assert (col(out, "tricks", 3) >= 0).all()  # every deal was played (the replay bid 3 again)
+
+
 def test_earlier_blind_nil_is_a_condition_too():
     probe = f"{BOTS}:probe"  # bids Blind Nil whenever offered
     t = table("basic", probe, "basic", "basic")

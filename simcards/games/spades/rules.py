@@ -769,6 +769,7 @@ ODDS_FIELDS = ("tricks", "team_tricks", "made", "nil", "points", "bags", "win") 
 ODDS_HANDS = ODDS_SLOTS * len(ODDS_FIELDS)  # then 4 columns: the accepted deal (hand masks by seat)
 ODDS_WIDTH = ODDS_HANDS + 4
 FUTURE_STREAM = 5  # play-out of the game: deal stream 5, seat s stream 6 + s (1..4 play this hand)
+TRY_STREAMS = 5  # earlier-bid check, try t >= 1: seat s streams FUTURE_STREAM + 5t + 1 + s
 
 
 @nb.njit(cache=True)
@@ -777,6 +778,13 @@ def _start_streams(seed, index, first, deal_rng, rngs):
     deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first))
     for s in range(4):
         rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first + 1 + s))
+
+
+@nb.njit(cache=True)
+def _try_streams(tries):
+    """First stream (see :func:`_start_streams`) of the earlier-bid check's try ``tries``:
+    the record's own streams for try 0, then fresh ones after ``FUTURE_STREAM``'s."""
+    return 0 if tries == 0 else FUTURE_STREAM + TRY_STREAMS * tries
 
 
 @nb.njit(cache=True, nogil=True)
@@ -789,11 +797,14 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
     and the suit-length bounds, and redrawn (at most ``MAX_TRIES`` times) until
     ``accept[0](hands)`` holds (a 1-tuple, so that numba types it as a first-class
     function and one cached kernel serves every accept function) and the seats with
-    ``prior[s] >= 0`` would, with their policies and the seat streams of the record,
-    bid exactly ``prior[s]`` (``BN_BIT`` = Blind Nil): :func:`play_hand` stopped at
-    ``seat``'s turn. Every option then replays that deal with the seat streams
-    restarted and ``seat`` forced to bid the option, so the earlier seats repeat their
-    bids and the options differ only by the bid (common random numbers).
+    ``prior[s] >= 0`` would, with their policies, bid exactly ``prior[s]`` (``BN_BIT`` =
+    Blind Nil): :func:`play_hand` stopped at ``seat``'s turn. Every try draws fresh
+    policy random numbers (try 0: the record's seat streams 1..4, try ``t``: streams
+    from :func:`_try_streams`), so a randomised bid conditions the deal exactly
+    (P(hands | bids), not the deals one fixed draw would accept). Every option then
+    replays the accepted deal with the accepted try's seat streams restarted and
+    ``seat`` forced to bid the option, so the earlier seats repeat their bids and the
+    options differ only by the bid (common random numbers).
     With ``play_out`` the game goes on from the scores after the hand (next dealer,
     fresh deals of stream ``FUTURE_STREAM``) until it ends.
     Row ``i`` of ``out`` holds, per option slot (``ODDS_FIELDS``): the seat's tricks,
@@ -809,6 +820,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
     forced = borrowed(owners[9])
     dealt = np.zeros(4, np.uint64)
     spare_rng = np.zeros(1, np.uint64)  # the check restarts the seat streams, not the deal stream
+    first = 0  # the accepted try's streams
     no_cards = np.zeros(4, np.uint64)
     no_trace = np.zeros((1, TRACE_LEN), np.int64)
     sizes = np.full(4, 13, np.int64)
@@ -822,6 +834,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
         _start_record(seed, start + i, deal_rng, rngs)
         tries = 0
         while True:
+            first = _try_streams(tries)
             if deal_constrained(deck, fixed, sizes, (dealer + 1) & 3, deal_rng, hands, buf,
                                 min_len, max_len, suit_masks, 10_000) < 0:
                 err[0] = E_REDEALS
@@ -834,7 +847,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
                     dealt[s] = hands[s]
                     forced[s] = -1
                 forced[seat] = BID_STOP
-                _start_streams(seed, start + i, 0, spare_rng, rngs)
+                _start_streams(seed, start + i, first, spare_rng, rngs)
                 scores[0] = scores0[0]
                 scores[1] = scores0[1]
                 bags[0] = bags0[0]
@@ -857,7 +870,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
             out[i, ODDS_HANDS + s] = np.int64(hands[s])
         for j in range(options.shape[0]):
             o = options[j]
-            _start_record(seed, start + i, deal_rng, rngs)
+            _start_streams(seed, start + i, first, spare_rng, rngs)  # do_deal False: no deal stream
             for s in range(4):
                 hands[s] = dealt[s]
                 forced[s] = -1
@@ -868,7 +881,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
             bags[1] = bags0[1]
             play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
                       scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
-            for s in range(4):  # the check above saw the same hands, view and streams
+            for s in range(4):  # the accepted try saw the same hands, view and seat streams
                 if prior[s] >= 0 and rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s]):
                     err[0] = E_REPLAY
                     err[1] = s
