@@ -178,9 +178,10 @@ class Ref:
             self.bad(f"seat {p} plays {t} that he does not hold")
         self.hands[p][t] -= 1
 
-    def placed(self, p, t):
+    def placed(self, p, t, layoff=False):
         if self.target is not None and t == self.target and p == self.seat:
-            self.target_placed += 1
+            if not (layoff and self.v.deep_take_target_use == "meld_only"):
+                self.target_placed += 1
         if t == JK and self.pending_jokers > 0 and p == self.seat:
             self.pending_jokers -= 1
 
@@ -323,7 +324,7 @@ class Ref:
                 self.table_action(p, "lay-off")
                 m = self.melds[a]
                 self.take_from_hand(p, b)
-                self.placed(p, b)
+                self.placed(p, b, layoff=True)
                 if m["kind"] == "run":
                     ps = m["cards"]
                     if c in ps or not (c == min(ps) - 1 or c == max(ps) + 1):
@@ -345,7 +346,7 @@ class Ref:
                 if v.joker_swap_scope == "others_only" and m["owner"] == p:
                     self.bad("swap from own meld")
                 self.take_from_hand(p, b)
-                self.placed(p, b)
+                self.placed(p, b, layoff=True)
                 if m["kind"] == "run":
                     if m["cards"].get(c) != JK or self.pos_rank(c) != rank_of(b) or suit_of(b) != m["key"]:
                         self.bad("swap card differs from the joker's declared card")

@@ -308,7 +308,7 @@ def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     add_to_meld(cfg, melds[i], slot, t == JOKER)
     hand[t] -= 1
     pub[P_HLEN + p] -= 1
-    if t == target:
+    if t == target and cfg[C_DEEP_USE] == 0:  # meld_only: a lay-off does not place the target
         placed[0] += 1
     if t == JOKER and placed[1] > 0:
         placed[1] -= 1
@@ -420,7 +420,7 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
 def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     hand[t] -= 1
     hand[JOKER] += 1
-    if t == target:
+    if t == target and cfg[C_DEEP_USE] == 0:
         placed[0] += 1
     if target == JOKER:
         placed[0] -= 1
@@ -460,7 +460,18 @@ def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, s
 
 @_NB
 def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol):
-    """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back."""
+    """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back.
+
+    A deep-take target that fits a meld is laid off first; ``reserve`` = -2 does only that.
+    """
+    if target >= 0 and target < 52 and placed[0] < 1 and hand[target] > 0 and cfg[C_DEEP_USE] == 0:
+        for i in range(pub[P_NMELDS]):
+            sl = natural_slot(cfg, melds[i], target)
+            if sl != -1:
+                lay_off(cfg, hand, pub, melds, p, i, target, sl, target, placed, st, tr, trn)
+                break
+    if reserve == -2:
+        return
     hidden = reserve >= 0 and hand[reserve] > 0  # the contract may have used the kept card
     if hidden:
         hand[reserve] -= 1
@@ -563,7 +574,7 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
         if cfg[C_EXTRA_CARDS] and not cfg[C_LAYOFF_SAME] and reserve != -2:
             # longer contract melds (1.5.3): extend the new contract melds only
             own_closure(cfg, hand, pub, melds, p, pub[P_NMELDS] - n, target, placed, st, tr, trn, reserve)
-    if pub[P_DOWN + p] and reserve != -2 and (pub[P_DOWN_TURN + p] < t_turn or cfg[C_LAYOFF_SAME]):
+    if pub[P_DOWN + p] and (reserve != -2 or target >= 0) and (pub[P_DOWN_TURN + p] < t_turn or cfg[C_LAYOFF_SAME]):
         dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol)
     if target >= 0 and placed[0] < 1:
         return -1  # keeping a card back never helps to place the target
