@@ -181,7 +181,8 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
             max_count: int | None = None, metrics: Sequence[str] | None = None, threads: int | None = None,
             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
             out: str | Path | None = None, progress: bool = False, question: str | None = None,
-            echo: Callable[[str], None] | None = None, **counts: int | None) -> CompareResult:
+            echo: Callable[[str], None] | None = None, spec_file: str | None = None,
+            **counts: int | None) -> CompareResult:
     """Run every arm on the same records and return summaries and paired differences."""
     from simcards.api import resolve_count
 
@@ -244,6 +245,7 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
                    "chunk_size": chunk, "preset": preset, "settings": list(settings), "policy": policy,
                    "seat_policy": {str(k): v for k, v in (seat_policy or {}).items()}, "precision": precision,
                    "max_count": max_count, "metrics": list(metrics or []), "question": question,
+                   "spec_file": spec_file,
                    "arms": [{"name": a.name, "settings": list(a.settings), "preset": a.preset, "policy": a.policy,
                              "seat_policy": {str(k): v for k, v in a.seat_policy.items()}} for a in arms],
                    "rounds": rounds, "resolved": result.resolved, "seconds": round(result.seconds, 3)}
@@ -292,7 +294,8 @@ def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_sum
                      preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
                      policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
                      precision=data.get("precision"), max_count=data.get("max_count"), metrics=data.get("metrics"),
-                     out=out, question=data.get("question"), echo=echo, **execute_options, **counts)
+                     out=out, question=data.get("question"), echo=echo, spec_file=data["_path"], **execute_options,
+                     **counts)
     if print_summary:
         print_differences(result, echo)
     echo(f"{result.count:,} {result.unit}s per arm, {len(arms)} arms -> {result.out}")

@@ -252,7 +252,12 @@ def _compare_markdown(out: Path, meta: dict[str, Any]) -> str:
              "## Setup", "", _setup_md(setup), "", "## Figures", "", _figures_md(out), "",
              "## Differences", "", diff_table, "", "## Every arm's estimates", "",
              _summary_table(summary.drop(columns=["arm"]).assign(metric=summary.arm + ": " + summary.metric), 120), "",
-             "## Reproduce", "", "```console", f"$ {_compare_command(meta, out)}", f"$ simcards report {out}", "```", ""]
+             "## Reproduce", "",
+             *([f"From the experiment file:", "", "```console", f"$ simcards run --spec {meta['spec_file']} --out {out}",
+                f"$ simcards report {out}", "```", "", "or with the command line alone:", ""]
+               if meta.get("spec_file") else []),
+             "```console", f"$ {_compare_command(meta, out)}", f"$ simcards report {out}", "```", "",
+             "Every arm replays records 0..n-1 of the seed, so these commands give identical numbers.", ""]
     return "\n".join(lines)
 
 
