@@ -148,7 +148,8 @@ def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[in
 
     g = game if isinstance(game, Game) else get_game(game)
     n_seats = g.seats(g.variant(preset, variant, list(settings)))
-    cards = tuple(parse_cards(hand)) if isinstance(hand, str) else tuple(hand)
+    parser = getattr(g.odds.get(command), "parse_hand", None) or parse_cards
+    cards = tuple(parser(hand)) if isinstance(hand, str) else tuple(hand)
 
     def as_seat(value):
         return None if value is None else seat_number(str(value), n_seats)

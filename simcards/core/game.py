@@ -78,6 +78,7 @@ class OddsSupport:
     present: Callable
     figure: Callable
     batch: int = 2000  # deals per batch of the sequential loop
+    parse_hand: Callable | None = None  # text -> card numbers, for games whose notation differs (None: core)
 
 
 @dataclass(frozen=True)

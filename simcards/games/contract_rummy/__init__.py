@@ -1,5 +1,6 @@
 """Contract Rummy: seven deals with rising contracts, penalty scoring (shared/rules/contract-rummy.md)."""
 from simcards.core.game import Game
+from simcards.games.contract_rummy.odds import ODDS
 from simcards.games.contract_rummy.policies import CATALOG
 from simcards.games.contract_rummy.records import UNITS, figures, tally
 from simcards.games.contract_rummy.replay import replay_text
@@ -28,4 +29,5 @@ GAME = Game(
     replay=replay_text,
     aliases=("contract_rummy", "rummy"),
     shortcuts={"players": "num_players", "contract": "contract"},
+    odds={"odds": ODDS},
 )

@@ -154,11 +154,16 @@ def build_pack(cfg, pack):
 
 
 @_NB
-def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, trn, pack):
-    """Shuffle and deal deal ``k`` (0-based) as in 2.2; reset the deal state."""
+def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, trn, pack, known, kseat):
+    """Shuffle and deal deal ``k`` (0-based) as in 2.2; reset the deal state.
+
+    With ``kseat`` >= 0 that seat's hand is the multiset ``known`` (int64[NT] counts, which
+    must be available in the pack): the known cards leave the pack, the rest is shuffled
+    uniformly and dealt to the other seats, the up-card and the stock in the usual order.
+    That is the exact conditional distribution of the deal given the seat's hand. With
+    ``kseat`` = -1 the deal (and its random numbers) is the normal one.
+    """
     n = cfg[C_NPL]
-    N = build_pack(cfg, pack)
-    shuffle(pack[:N], rng)
     h = cfg[C_HANDS + k]
     for q in range(MAX_SEATS):
         for t in range(NT):
@@ -167,6 +172,18 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
         pub[P_DOWN_TURN + q] = -1
         pub[P_HLEN + q] = 0
         pub[P_BUYS + q] = 0
+    N = build_pack(cfg, pack)
+    if kseat >= 0:
+        m = 0
+        for i in range(N):
+            t = pack[i]
+            if hands[kseat, t] < known[t]:
+                hands[kseat, t] += 1
+            else:
+                pack[m] = t
+                m += 1
+        N = m
+    shuffle(pack[:N], rng)
     for i in range(NST):
         st[i] = 0
     for q in range(MAX_SEATS):
@@ -175,18 +192,22 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
         st[S_LEFT + q] = -1 if q >= n else 0
         st[S_JOK_DEALT + q] = -1 if q >= n else 0
     st[S_OUT] = -1
+    j = 0
     for i in range(n * h):
         q = (dealer + 1 + i) % n
-        hands[q, pack[i]] += 1
+        if q == kseat:
+            continue
+        hands[q, pack[j]] += 1
+        j += 1
     for q in range(n):
         pub[P_HLEN + q] = h
         st[S_JOK_DEALT + q] = hands[q, JOKER]
-    pub[P_PILE] = pack[n * h]
+    pub[P_PILE] = pack[j]
     pile_who[0] = -1
     pub[P_PILE_LEN] = 1
-    ns = N - n * h - 1
-    for j in range(ns):
-        stock[j] = pack[N - 1 - j]
+    ns = N - j - 1
+    for i in range(ns):
+        stock[i] = pack[N - 1 - i]
     pub[P_STOCK] = ns
     pub[P_NMELDS] = 0
     pub[P_DEAL] = k + 1
@@ -202,8 +223,8 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
                 if hands[q, t]:
                     log(tr, trn, E_HAND, q, t, hands[q, t], 0, 0)
         log(tr, trn, E_UPCARD, -1, pub[P_PILE], 0, 0, 0)
-        for j in range(ns):
-            log(tr, trn, E_STOCK, -1, j, stock[ns - 1 - j], 0, 0)
+        for i in range(ns):
+            log(tr, trn, E_STOCK, -1, i, stock[ns - 1 - i], 0, 0)
 
 
 @_NB
@@ -1073,10 +1094,11 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
 
 @_NB
 def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack):
-    """Play deal k (0-based) with ``dealer``; scores in st[S_SCORE + seat]."""
+              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat):
+    """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``known``, see
+    deal_cards); scores in st[S_SCORE + seat]."""
     n = cfg[C_NPL]
-    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, tr, trn, pack)
+    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, tr, trn, pack, known, kseat)
     p = (dealer + 1) % n
     t = 0
     out = -1
@@ -1179,8 +1201,11 @@ def game_winners(totals, wins, n, tie_break):
 
 @_NB
 def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
-                hands, pub, melds, stock, pile_who, st, tr, trn, scratch):
-    """Simulate records start..start+count-1 (games or single deals) into ``out``."""
+                hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat):
+    """Simulate records start..start+count-1 (games or single deals) into ``out``.
+
+    ``known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in the single deal of
+    the ``deal`` unit (``kseat`` = -1: normal deals; see deal_cards)."""
     n = cfg[C_NPL]
     rng_deck = np.zeros(1, np.uint64)
     rng_pol = np.zeros(1, np.uint64)
@@ -1213,14 +1238,14 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
             k = cfg[38]
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack)
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat)
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
         for k in range(nd):
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack)
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, -1)
             base = GAME_HEAD + k * GAME_PER_DEAL
             row[base] = st[S_TURNS]
             row[base + 1] = st[S_EXHAUSTED]

@@ -75,16 +75,24 @@ def variant_config(v: ContractRummyVariant) -> np.ndarray:
 
 
 def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start: int, count: int,
-              trace_rows: int = 0):
-    """Records start..start+count-1 as an int64 array; with ``trace_rows`` also the trace."""
+              trace_rows: int = 0, known=None, seat: int = -1):
+    """Records start..start+count-1 as an int64 array; with ``trace_rows`` also the trace.
+
+    ``known`` (int64[NT] card-type counts) and ``seat``: in the ``deal`` unit, seat ``seat``
+    is dealt exactly ``known`` and the rest is dealt uniformly around it (odds.py)."""
     cfg = variant_config(variant)
+    if known is None or seat < 0:
+        known, seat = np.zeros(M.NT, np.int64), -1
+    elif unit == "game":
+        raise ValueError("known cards apply to the deal unit only")
     game = unit == "game"
     ncols = rules.GAME_NCOLS if game else rules.DEAL_NCOLS
     out = np.zeros((count, ncols), np.int64)
     s = rules.new_state(trace_rows)
     rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
                       table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
-                      s.st, s.tr, s.trn, s.scratch)
+                      s.st, s.tr, s.trn, s.scratch,
+                      np.asarray(known, np.int64), np.int64(seat))
     if trace_rows:
         return out, s.tr[: s.trn[0]].copy()
     return out
