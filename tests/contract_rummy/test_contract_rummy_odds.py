@@ -16,6 +16,7 @@ from simcards.games.contract_rummy import GAME
 from simcards.games.contract_rummy import odds as O
 from simcards.games.contract_rummy import rules as R
 from simcards.games.contract_rummy.melds import JOKER, NT
+from simcards.games.contract_rummy.referee import check_trace
 from simcards.games.contract_rummy.sim import run_chunk
 
 HAND4 = "7S 7H 7D QS QH 2C 5D 9H KC 4S"  # 10 cards, deal 1 (two sets), no joker
@@ -70,6 +71,7 @@ def test_known_hand_is_dealt_exactly_and_the_pack_is_whole(players, hand, deal, 
         assert (hands[seat] == q["counts"]).all()
         assert (hands.sum(axis=1) == v.hand_sizes[deal - 1]).all()
         assert (hands.sum(axis=0) + rest == full_pack(v)).all()
+        assert check_trace(tr, q["variant"]) == []  # and the deal is played by the rules from there
 
 
 def test_other_hands_are_hypergeometric():
