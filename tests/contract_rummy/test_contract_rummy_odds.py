@@ -166,3 +166,32 @@ def test_cli_refusal_is_one_line():
     res = CliRunner().invoke(main, ["odds", "contract-rummy", "--hand", "7S 7H", "--deals", "10"])
     assert res.exit_code == 2
     assert len(res.output.strip().splitlines()) == 1 and "the hand has 2" in res.output
+
+
+def test_uniform_known_hands_reproduce_the_unconditioned_deal():
+    """Independent check of the conditioning: a known hand drawn uniformly from the pack,
+    then dealt around, is a uniform deal; so its odds averaged over such hands must match
+    the normal ``deal`` unit (same dealer and seat), within the two runs' sampling error."""
+    n = 1500
+    v = variant(4, first_dealer=3)  # deal 1: dealer 3, seat 0 plays first
+    cols = [c.name for c in O.DEAL_COLUMNS]
+    plain = run_chunk("deal", v, table(4), 31, 0, n)
+    rng = np.random.default_rng(5)
+    pack = np.repeat(np.arange(NT), full_pack(v))
+    known = []
+    for i in range(n):
+        hand = rng.choice(pack, 10, replace=False)
+        q = O.prepare(v, OddsRequest(hand=tuple(int(t) for t in hand), seat=0))
+        known.append(O.simulate(q, v, table(4), 32, i, 1)[0])
+    known = np.array(known)
+    for name, f in (("down by 3", lambda r: (r[:, cols.index("down_turn_0")] > 0) & (r[:, cols.index("down_turn_0")] <= 3)),
+                    ("down", lambda r: r[:, cols.index("down_turn_0")] > 0),
+                    ("out first", lambda r: r[:, cols.index("out_seat")] == 0)):
+        a, b = f(plain).mean(), f(known).mean()
+        p = (a + b) / 2
+        se = np.sqrt(2 * p * (1 - p) / n)
+        assert abs(a - b) < 4.5 * se, (name, a, b)
+    pa = plain[:, cols.index("score_0")]
+    pb = known[:, cols.index("score_0")]
+    se = np.sqrt(pa.var() / n + pb.var() / n)
+    assert abs(pa.mean() - pb.mean()) < 4.5 * se
