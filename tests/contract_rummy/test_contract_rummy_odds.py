@@ -184,9 +184,10 @@ def test_uniform_known_hands_reproduce_the_unconditioned_deal():
         q = O.prepare(v, OddsRequest(hand=tuple(int(t) for t in hand), seat=0))
         known.append(O.simulate(q, v, table(4), 32, i, 1)[0])
     known = np.array(known)
-    for name, f in (("down by 3", lambda r: (r[:, cols.index("down_turn_0")] > 0) & (r[:, cols.index("down_turn_0")] <= 3)),
-                    ("down", lambda r: r[:, cols.index("down_turn_0")] > 0),
-                    ("out first", lambda r: r[:, cols.index("out_seat")] == 0)):
+    down, out = cols.index("down_turn_0"), cols.index("out_seat")
+    for name, f in (("down by 3", lambda r: (r[:, down] > 0) & (r[:, down] <= 3)),
+                    ("down", lambda r: r[:, down] > 0),
+                    ("out first", lambda r: r[:, out] == 0)):
         a, b = f(plain).mean(), f(known).mean()
         p = (a + b) / 2
         se = np.sqrt(2 * p * (1 - p) / n)
