@@ -196,3 +196,14 @@ def test_uniform_known_hands_reproduce_the_unconditioned_deal():
     pb = known[:, cols.index("score_0")]
     se = np.sqrt(pa.var() / n + pb.var() / n)
     assert abs(pa.mean() - pb.mean()) < 4.5 * se
+
+
+def test_final_deal_curve_reaches_long_turns(tmp_path):
+    """Deal 7 (all at once) lasts 100+ own turns: the curve's coarse grid and log plot."""
+    png = tmp_path / "final.png"
+    r = hand_odds(GAME, "odds", hand="7S 7H 7D QS QH 2C 5D 9H KC 4S 10H JK", options={"deal": 7}, seed=3,
+                  deals=40, threads=2, plot=str(png))
+    by = r.summary.set_index(["metric", "group"]).estimate
+    assert by[("down_by_turn", "k=500")] == by[("down", "deal")]  # the 1000-turn cap: < 250 own turns
+    assert any(r.table.quantity == "P(down by turn 100)") or by[("down", "deal")] - by[("down_by_turn", "k=20")] < 0.005
+    assert png.stat().st_size > 1000

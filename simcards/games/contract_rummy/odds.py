@@ -25,7 +25,9 @@ from simcards.games.contract_rummy import notation
 from simcards.games.contract_rummy.melds import JOKER, NT
 from simcards.games.contract_rummy.records import DEAL_COLUMNS
 
-K = 20  # P(down by own turn k) is tallied for k = 1..K
+# own turns k at which P(down by turn k) is tallied: every turn to 20, then a coarser grid
+# for long deals (the final deal, played all at once, lasts a hundred turns and more)
+KS = tuple(range(1, 21)) + (25, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500)
 WHO = "contract-rummy odds"
 
 
@@ -114,7 +116,7 @@ def tally(query, df, variant):
         rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
 
     down = df[f"down_turn_{s}"].to_numpy()
-    for k in range(1, K + 1):
+    for k in KS:
         rate("down_by_turn", f"k={k}", (down > 0) & (down <= k))
     rate("down", "deal", down > 0)
     rate("out_first", "deal", df["out_seat"].to_numpy() == s)
@@ -133,7 +135,7 @@ def _curve(summary):
 
 
 def present(query, summary, variant):
-    """One row per quantity: P(down by own turn k) for k = 1.. (until the curve is within
+    """One row per quantity: P(down by own turn k) for k in KS (until the curve is within
     0.005 of P(down at all), at least 10 rows), then P(down), P(out first), P(exhausted)
     and the expected penalties, each with its 95 % interval."""
     by = {(m, g): r for m, g, r in zip(summary.metric, summary.group, summary.itertuples())}
@@ -176,7 +178,12 @@ def figure(query, summary, variant):
     ax.set_xlabel("your own turn k")
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1)
-    ax.set_xticks(range(1, K + 1))
+    short = c[c.k <= 20]
+    if short.estimate.iloc[-1] >= ever - 0.005:  # the curve has levelled off by turn 20
+        ax.set_xlim(0.5, 20.5)
+        ax.set_xticks(range(1, 21))
+    else:
+        ax.set_xscale("log")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     pen = by.loc[("penalty", "seat"), "estimate"]
