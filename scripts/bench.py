@@ -7,8 +7,9 @@
 
 Each line runs the real runner in memory (records="summary": kernels plus the
 streaming summary, no disk I/O) for at least --seconds.
-"First call" is the time to load (or, with --cold, compile) the kernels and run a
-tiny batch. Never used by tests: timings belong here, not in assertions.
+"First call" is the time to import the game and load (or, with --cold, compile) its
+kernels and policies and run a tiny batch; the first line's figure includes the
+shared imports (numba, pandas). Never used by tests: timings belong here, not in assertions.
 """
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ def measure(game: str, unit: str | None, policy: str, threads: int, seconds: flo
     from simcards.experiment.runner import execute
     from simcards.experiment.spec import make_spec
 
+    t0 = time.perf_counter()  # import (eager compile of signature-typed policies) counts too
     g = get_game(game)
     u = g.unit(unit)
-    t0 = time.perf_counter()
     spec = make_spec(g, unit=u.name, count=min(64, u.chunk_size), policy=policy, settings=settings, records="none")
     execute(spec, threads=1)
     first = time.perf_counter() - t0
