@@ -80,7 +80,7 @@ def test_other_hands_are_hypergeometric():
     q = query(v, HAND5, seat=1)
     n = 1500
     rows = O.simulate(q, v, table(5), 21, 0, n)
-    cols = [c.name for c in O.DEAL_COLUMNS]
+    cols = [c.name for c in O.COLUMNS]
     jd = rows[:, [cols.index(f"jokers_dealt_{s}") for s in range(5)]]
     assert (jd[:, 1] == 1).all()
     assert (jd.sum(axis=1) <= 2).all()
@@ -147,7 +147,8 @@ def test_precision_stops_early():
     ({"hand": HAND4, "settings": ["num_jokers=0"], "options": {"deal": 2}}, None),
     ({"hand": HAND4.replace("4S", "JK"), "settings": ["num_jokers=0"]}, "not in the pack"),
     ({"hand": HAND4, "bids": "E=3"}, "--bids does not apply"),
-    ({"hand": HAND4, "scores": "10:20:30:40"}, "--scores is not supported"),
+    ({"hand": HAND4, "scores": "10:20:30"}, "--scores needs 4 penalty totals"),
+    ({"hand": HAND4, "scores": "1:2:3:4", "settings": ["tie_break=most_deals_won"]}, "needs tie_break=shared"),
     ({"hand": HAND4, "require": ["E:has=AS"]}, "--require is not supported"),
     ({"hand": HAND4, "accept": "x.py:f"}, "--accept is not supported"),
     ({"hand": HAND4, "options": {"deal": 8}}, "--deal must be 1..7"),
@@ -207,3 +208,30 @@ def test_final_deal_curve_reaches_long_turns(tmp_path):
     assert by[("down_by_turn", "k=500")] == by[("down", "deal")]  # the 1000-turn cap: < 250 own turns
     assert any(r.table.quantity == "P(down by turn 100)") or by[("down", "deal")] - by[("down_by_turn", "k=20")] < 0.005
     assert png.stat().st_size > 1000
+
+
+def test_scores_play_the_game_on_from_this_deal():
+    """With --scores the deal is the same as without (same records of that deal: the game
+    starts at it with the same streams), and the game's winners follow from the totals."""
+    v = variant(4, contracts="2-0,1-1,0-2", hand_sizes=(10, 10, 10))
+    names = [c.name for c in O.COLUMNS]
+    deal_cols = [names.index(c) for c in ["turns", "exhausted", "out_seat"]
+                 + [f"{m}_{s}" for m in ("score", "down_turn") for s in range(4)]]
+    q0 = query(v, HAND4, seat=1, options={"deal": 2})
+    q1 = query(v, HAND4, seat=1, options={"deal": 2}, scores=(30, 10, 0, 55))
+    a = O.simulate(q0, v, table(4), 8, 0, 60)
+    b = O.simulate(q1, v, table(4), 8, 0, 60)
+    assert (a[:, deal_cols] == b[:, deal_cols]).all()
+    assert (a[:, names.index("game_winners")] == -1).all()
+    totals = b[:, [names.index(f"game_total_{s}") for s in range(4)]]
+    d2 = b[:, [names.index(f"score_{s}") for s in range(4)]]
+    assert (totals >= np.array([30, 10, 0, 55]) + d2).all()  # deal 3 adds penalties on top
+    w = b[:, names.index("game_winners")]
+    best = totals == totals.min(axis=1, keepdims=True)
+    assert (w == (best * (1 << np.arange(4))).sum(axis=1)).all()
+    # a lead no two deals can overturn: deal 6 of 7, every other seat 500 behind
+    r = hand_odds(GAME, "odds", hand=HAND5 + " 3C 3C", options={"deal": 6}, seat=0,
+                  settings=["num_players=5"], scores="0:500:500:500:500", seed=1, deals=40, threads=2)
+    by = r.summary.set_index(["metric", "group"]).estimate
+    assert by[("win_game", "game")] == 1.0
+    assert "P(win the game)" in set(r.table.quantity)

@@ -12,7 +12,10 @@ Reported, with 95 % intervals: P(contract down by your own turn k) for k = 1..K,
 at all), P(you go out first), your expected penalty for the deal and the opponents'.
 There is no decision to compare, so there is no "recommended" row: the table is the
 odds of the hand as it will be played by your policy (``--policy``/``--seat-policy``).
-``--bids``, ``--scores``, ``--require`` and ``--accept`` are refused with one line.
+With ``--scores`` (the penalty totals before this deal, one per seat) the game is played on
+from this deal to its end and P(win the game) is added (ties under tie_break=shared count
+as a win for each tied seat). ``--bids``, ``--require`` and ``--accept`` are refused with
+one line.
 """
 from __future__ import annotations
 
@@ -20,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.errors import SimcardsError
-from simcards.core.game import OddsSupport
+from simcards.core.game import Column, OddsSupport
 from simcards.games.contract_rummy import notation
 from simcards.games.contract_rummy.melds import JOKER, NT
-from simcards.games.contract_rummy.records import DEAL_COLUMNS
+from simcards.games.contract_rummy.records import DEAL_COLUMNS, GAME_COLUMNS
+from simcards.games.contract_rummy.view import MAX_SEATS
 
 # own turns k at which P(down by turn k) is tallied: every turn to 20, then a coarser grid
 # for long deals (the final deal, played all at once, lasts a hundred turns and more)
@@ -40,9 +44,6 @@ def prepare(variant, request):
     """Validate the request; the query is plain data: seat, dealer, deal, counts, variant to run."""
     if request.bids:
         raise SimcardsError(f"{WHO}: there is no auction in Contract Rummy; --bids does not apply")
-    if request.scores:
-        raise SimcardsError(f"{WHO}: --scores is not supported (the odds are for this deal alone; "
-                            f"penalties so far do not change how it is played)")
     if request.constraints:
         raise SimcardsError(f"{WHO}: --require is not supported (hidden hands are dealt uniformly "
                             f"from the remaining cards)")
@@ -68,6 +69,13 @@ def prepare(variant, request):
     else:
         seat = request.seat
         dealer = (seat - 1) % n if request.dealer is None else request.dealer
+    scores = tuple(int(x) for x in request.scores)
+    if scores and len(scores) != n:
+        raise SimcardsError(f"{WHO}: --scores needs {n} penalty totals (one per seat, seat 0 first), "
+                            f"got {len(scores)}")
+    if scores and variant.tie_break != "shared":
+        raise SimcardsError(f"{WHO}: --scores needs tie_break=shared (the deals won before this one "
+                            f"are not known)")
     h = variant.hand_sizes[deal - 1]
     code = variant.contracts[deal - 1]
     cards = [min(int(c), JOKER) for c in request.hand]
@@ -90,15 +98,38 @@ def prepare(variant, request):
                                 f"(num_decks/num_jokers with {n} players)")
     run = variant.replace(contract=deal, first_dealer=(dealer - (deal - 1)) % n)
     return {"seat": seat, "dealer": dealer, "deal": deal, "code": code, "counts": counts, "variant": run,
-            "hand": notation.hand_text(counts), "players": n}
+            "hand": notation.hand_text(counts), "players": n, "scores": scores}
+
+
+COLUMNS = DEAL_COLUMNS + (
+    Column("game_winners", "With --scores: bitmask of the game's winners (lowest total), else -1."),
+) + tuple(Column(f"game_total_{q}", f"With --scores: seat {q}'s final game total, else -1.") for q in range(MAX_SEATS))
+_DEAL = [c.name for c in DEAL_COLUMNS]
+_GAME = [c.name for c in GAME_COLUMNS]
 
 
 def simulate(query, variant, table, seed, start, count):
-    """Deal-unit records (records.DEAL_COLUMNS) of deals dealt around the known hand."""
+    """Records (``COLUMNS``) of deals dealt around the known hand: the deal-unit columns of
+    that deal and, with --scores, the game played on to its end from those totals."""
     from simcards.games.contract_rummy.sim import run_chunk
 
-    return run_chunk("deal", query["variant"], table, seed, start, count, known=query["counts"],
-                     seat=query["seat"])
+    out = np.full((count, len(COLUMNS)), -1, np.int64)
+    if not query["scores"]:
+        out[:, :len(_DEAL)] = run_chunk("deal", query["variant"], table, seed, start, count, known=query["counts"],
+                                        seat=query["seat"])
+        return out
+    g = run_chunk("game", query["variant"], table, seed, start, count, known=query["counts"], seat=query["seat"],
+                  totals=query["scores"])
+    d = query["deal"]
+    pairs = [("turns", f"d{d}_turns"), ("exhausted", f"d{d}_exhausted"), ("out_seat", f"d{d}_out"),
+             ("game_winners", "winners"), ("num_players", "num_players")]
+    pairs += [(f"{a}_{q}", f"{b}_{q}") for q in range(MAX_SEATS)
+              for a, b in (("score", f"d{d}_score"), ("down_turn", f"d{d}_down"), ("game_total", "total"))]
+    names = [c.name for c in COLUMNS]
+    for a, b in pairs:
+        out[:, names.index(a)] = g[:, _GAME.index(b)]
+    out[:, names.index("contract")] = d
+    return out
 
 
 def tally(query, df, variant):
@@ -125,6 +156,9 @@ def tally(query, df, variant):
     others = [q for q in range(n) if q != s]
     mean("penalty", "opponents", df[[f"score_{q}" for q in others]].to_numpy().mean(axis=1))
     mean("turn_down", "when down", down[down > 0])
+    if query["scores"]:
+        rate("win_game", "game", (df["game_winners"].to_numpy() >> s) & 1)
+        mean("game_total", "seat", df[f"game_total_{s}"].to_numpy())
     return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
 
 
@@ -156,6 +190,9 @@ def present(query, summary, variant):
     add("mean turn down (when down)", by[("turn_down", "when down")], 2)
     add("expected penalty (you)", by[("penalty", "seat")], 2)
     add("expected penalty (an opponent)", by[("penalty", "opponents")], 2)
+    if query["scores"]:
+        add("P(win the game)", by[("win_game", "game")], 4)
+        add("expected final total (you)", by[("game_total", "seat")], 1)
     return pd.DataFrame(rows)
 
 
@@ -187,13 +224,14 @@ def figure(query, summary, variant):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     pen = by.loc[("penalty", "seat"), "estimate"]
+    win = f", P(win game) {by.loc[('win_game', 'game'), 'estimate']:.3f}" if query["scores"] else ""
     ax.set_title(f"Contract Rummy deal {query['deal']} ({query['code']}), seat {query['seat']} "
-                 f"(dealer {query['dealer']}): expected penalty {pen:.1f}\n{query['hand']}", fontsize=9)
+                 f"(dealer {query['dealer']}): expected penalty {pen:.1f}{win}\n{query['hand']}", fontsize=9)
     fig.tight_layout()
     return fig
 
 
 ODDS = OddsSupport(command="odds", help="P(contract down by own turn k), P(out first) and the expected penalty "
                                         "of the hand you hold", prepare=prepare, simulate=simulate,
-                   columns=DEAL_COLUMNS, tally=tally, present=present, figure=figure, batch=500,
+                   columns=COLUMNS, tally=tally, present=present, figure=figure, batch=500,
                    parse_hand=parse_hand)

@@ -1201,11 +1201,13 @@ def game_winners(totals, wins, n, tie_break):
 
 @_NB
 def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
-                hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat):
+                hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
 
-    ``known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in the single deal of
-    the ``deal`` unit (``kseat`` = -1: normal deals; see deal_cards)."""
+    ``known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in deal ``contract``
+    (cfg C_UNIT_DEAL; ``kseat`` = -1: normal deals; see deal_cards). The ``deal`` unit plays
+    that deal alone; the ``game`` unit then starts at that deal from the penalty totals
+    ``totals0`` (the earlier deals' columns stay -1) and plays the game to its end."""
     n = cfg[C_NPL]
     rng_deck = np.zeros(1, np.uint64)
     rng_pol = np.zeros(1, np.uint64)
@@ -1231,9 +1233,9 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
         if first < 0:
             first = below(rng_deck, n)
         for q in range(MAX_SEATS):
-            totals[q] = 0
+            totals[q] = totals0[q] if kseat >= 0 else 0
             wins[q] = 0
-            pub[P_TOTAL + q] = 0
+            pub[P_TOTAL + q] = totals[q]
         if not unit_game:
             k = cfg[38]
             dealer = (first + k) % n
@@ -1242,10 +1244,12 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
-        for k in range(nd):
+        k0 = cfg[38] if kseat >= 0 else 0
+        for k in range(k0, nd):
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, -1)
+                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known,
+                      kseat if k == k0 else -1)
             base = GAME_HEAD + k * GAME_PER_DEAL
             row[base] = st[S_TURNS]
             row[base + 1] = st[S_EXHAUSTED]

@@ -75,16 +75,19 @@ def variant_config(v: ContractRummyVariant) -> np.ndarray:
 
 
 def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start: int, count: int,
-              trace_rows: int = 0, known=None, seat: int = -1):
+              trace_rows: int = 0, known=None, seat: int = -1, totals=None):
     """Records start..start+count-1 as an int64 array; with ``trace_rows`` also the trace.
 
-    ``known`` (int64[NT] card-type counts) and ``seat``: in the ``deal`` unit, seat ``seat``
-    is dealt exactly ``known`` and the rest is dealt uniformly around it (odds.py)."""
+    ``known`` (int64[NT] card-type counts) and ``seat``: seat ``seat`` is dealt exactly
+    ``known`` in deal ``variant.contract`` and the rest is dealt uniformly around it
+    (odds.py); the ``game`` unit then starts at that deal from the penalty ``totals`` (one
+    per seat) and plays to the game's end."""
     cfg = variant_config(variant)
     if known is None or seat < 0:
         known, seat = np.zeros(M.NT, np.int64), -1
-    elif unit == "game":
-        raise ValueError("known cards apply to the deal unit only")
+    totals0 = np.zeros(rules.MAX_SEATS, np.int64)
+    if totals is not None:
+        totals0[: len(totals)] = totals
     game = unit == "game"
     ncols = rules.GAME_NCOLS if game else rules.DEAL_NCOLS
     out = np.zeros((count, ncols), np.int64)
@@ -92,7 +95,7 @@ def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start:
     rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
                       table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
                       s.st, s.tr, s.trn, s.scratch,
-                      np.asarray(known, np.int64), np.int64(seat))
+                      np.asarray(known, np.int64), np.int64(seat), totals0)
     if trace_rows:
         return out, s.tr[: s.trn[0]].copy()
     return out
