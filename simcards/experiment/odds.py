@@ -106,3 +106,19 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
             plt.close(fig)
         result.figure = plot
     return result
+
+
+def rank_options(table: pd.DataFrame, by: str, hypothetical=None, win_column: str | None = None) -> pd.DataFrame:
+    """Options best first by ``by`` (hypothetical rows, e.g. "had you bid blind", last and
+    never recommended); marks ``recommended`` and, with ``win_column``, ``best for game``."""
+    hypothetical = np.zeros(len(table), bool) if hypothetical is None else np.asarray(hypothetical, bool)
+    ranked = table.assign(_h=hypothetical).sort_values(["_h", by], ascending=[True, False], ignore_index=True)
+    legal = ~ranked["_h"]
+    ranked = ranked.drop(columns="_h")
+    ranked["recommended"] = ""
+    if legal.any():
+        ranked.loc[legal.idxmax(), "recommended"] = "yes"
+    if win_column is not None and legal.any():
+        ranked["best for game"] = ""
+        ranked.loc[ranked[legal][win_column].idxmax(), "best for game"] = "yes"
+    return ranked

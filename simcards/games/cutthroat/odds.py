@@ -25,6 +25,7 @@ from simcards.core.cards import cards_of, format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment.odds import rank_options
 from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
 from simcards.games.cutthroat.rules import ODDS_FIELDS, ODDS_HANDS, ODDS_SLOTS
@@ -303,17 +304,8 @@ def present(query, summary, variant):
             row[f"seat {s} bids"] = _bid_shares(summary, name, f"seat {s} bid=")
         rows.append(row)
     table = pd.DataFrame(rows)
-    hypothetical = table.bid.str.endswith("(if blind)")
-    table = table.assign(_h=hypothetical).sort_values(["_h", "points"], ascending=[True, False],
-                                                      ignore_index=True)
-    legal = ~table._h
-    table = table.drop(columns="_h")
-    table["recommended"] = ""
-    table.loc[0, "recommended"] = "yes"
-    if query["play_out"]:
-        table["best for game"] = ""
-        table.loc[table[legal]["P(win game)"].idxmax(), "best for game"] = "yes"
-    return table
+    return rank_options(table, "points", hypothetical=table.bid.str.endswith("(if blind)"),
+                        win_column="P(win game)" if query["play_out"] else None)
 
 
 def recommended(query, summary, by: str = "points") -> str:

@@ -18,6 +18,7 @@ from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment.odds import rank_options
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import DECISION_ORDER, error_text, prepared
 from simcards.games.spades.policies import BN_BIT
@@ -228,15 +229,8 @@ def present(query, summary, variant):
             row["win 95% CI"] = _ci(win, 3)
         rows.append(row)
     table = pd.DataFrame(rows)
-    table = table.assign(hypothetical=table.bid == BN_LABEL).sort_values(
-        ["hypothetical", "team points"], ascending=[True, False], ignore_index=True).drop(columns="hypothetical")
-    legal = table.bid != BN_LABEL
-    table["recommended"] = ""
-    table.loc[0, "recommended"] = "yes"
-    if query["play_out"]:
-        table["best for game"] = ""
-        table.loc[table[legal]["P(win game)"].idxmax(), "best for game"] = "yes"
-    return table
+    return rank_options(table, "team points", hypothetical=table.bid == BN_LABEL,
+                        win_column="P(win game)" if query["play_out"] else None)
 
 
 def recommended(query, summary, by: str = "points") -> str:
