@@ -8,7 +8,7 @@ first). The deal is dealt exactly around your hand: your cards leave the pack, t
 is shuffled uniformly and dealt to the other seats, the up-card and the stock in the
 usual order (rules.deal_cards with ``known``), then played out by the policies.
 
-Reported, with 95 % intervals: P(contract down by your own turn k) for k = 1..K, P(down
+Reported, with 95 % intervals: P(contract down by your own turn k) for k in ``KS``, P(down
 at all), P(you go out first), your expected penalty for the deal and the opponents'.
 There is no decision to compare, so there is no "recommended" row: the table is the
 odds of the hand as it will be played by your policy (``--policy``/``--seat-policy``).
