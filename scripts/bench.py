@@ -22,7 +22,8 @@ import tempfile
 import time
 
 
-def measure(game: str, unit: str | None, policy: str, threads: int, seconds: float, settings: list[str]) -> dict:
+def measure(game: str, unit: str | None, policy: str, threads: int, seconds: float, settings: list[str],
+            records: str = "summary") -> dict:
     from simcards.core.game import get_game
     from simcards.experiment.runner import execute
     from simcards.experiment.spec import make_spec
@@ -35,7 +36,7 @@ def measure(game: str, unit: str | None, policy: str, threads: int, seconds: flo
     first = time.perf_counter() - t0
     count = max(u.chunk_size // 4, 1)
     while True:
-        spec = make_spec(g, unit=u.name, count=count, seed=1, policy=policy, settings=settings, records="summary",
+        spec = make_spec(g, unit=u.name, count=count, seed=1, policy=policy, settings=settings, records=records,
                          chunk_size=max(count // (4 * threads), 1))
         t = time.perf_counter()
         execute(spec, threads=threads)
@@ -55,6 +56,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=os.cpu_count(), help="threads (default: all cores)")
     ap.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per line")
     ap.add_argument("--set", dest="settings", action="append", default=[], help="variant setting name=value")
+    ap.add_argument("--records", choices=["summary", "none"], default="summary",
+                    help="summary: kernels plus the streaming summary (default); none: kernels alone")
     ap.add_argument("--cold", action="store_true", help="measure compile time with an empty numba cache")
     ap.add_argument("--json", action="store_true", help="one JSON object per line")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
@@ -70,7 +73,7 @@ def main() -> None:
     games = args.game or game_names()
     for game in games:
         for policy in args.policy or ["basic", "expert"]:
-            r = measure(game, args.unit, policy, args.threads, args.seconds, args.settings)
+            r = measure(game, args.unit, policy, args.threads, args.seconds, args.settings, args.records)
             if args.json:
                 print(json.dumps(r), flush=True)
             else:
