@@ -141,7 +141,19 @@ def rules(game):
     for name, p in g.policies.builtins.items():
         doc = (getattr(p, "doc", "") or "").strip().splitlines()
         click.echo(f"  {name}" + (f": {doc[0]}" if doc else ""))
-    click.echo("  decisions: " + "; ".join(f"{d.name}{d.signature} - {d.help}" for d in g.policies.decisions))
+    click.echo("  decisions (write a policy: docs/policies.md):")
+    for d in g.policies.decisions:
+        click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")
+
+
+def _signature_text(signature) -> str:
+    """``(int64[:], uint64[:]) -> int64`` rather than numba's verbose repr."""
+    import re
+
+    def array(m: re.Match) -> str:
+        return f"{m.group(1)}[{', '.join(':' * int(m.group(2)))}]"
+
+    return re.sub(r"Array\((\w+), (\d), '\w', \w+, aligned=\w+\)", array, str(signature))
 
 
 def experiment_options(f):
