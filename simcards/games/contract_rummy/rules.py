@@ -14,6 +14,7 @@ stream 1 feeds the policies. The optional trace (``tr``) logs every action as ro
 import numba as nb
 import numpy as np
 
+from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.games.contract_rummy.melds import (
     C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
@@ -1209,16 +1210,18 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
     that deal alone; the ``game`` unit then starts at that deal from the penalty totals
     ``totals0`` (the earlier deals' columns stay -1) and plays the game to its end."""
     n = cfg[C_NPL]
-    rng_deck = np.zeros(1, np.uint64)
-    rng_pol = np.zeros(1, np.uint64)
-    opts = np.zeros(OPT_SIZE, np.int64)
-    sol = np.zeros((16, MF), np.int64)
-    pack = np.zeros(MAX_CARDS, np.int64)
+    # borrowed views: no reference counting on the arrays handed to every helper (core/borrow.py)
+    owners = (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(OPT_SIZE, np.int64),
+              np.zeros((16, MF), np.int64), np.zeros(MAX_CARDS, np.int64), np.zeros(MAX_SEATS, np.int64),
+              np.zeros(MAX_SEATS, np.int64))
+    rng_deck, rng_pol, opts = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
+    sol, pack, totals, wins = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6])
+    cfg, out, hands, pub, melds = borrowed(cfg), borrowed(out), borrowed(hands), borrowed(pub), borrowed(melds)
+    stock, pile_who, st, tr, trn = borrowed(stock), borrowed(pile_who), borrowed(st), borrowed(tr), borrowed(trn)
+    scratch, known, totals0 = borrowed(scratch), borrowed(known), borrowed(totals0)
     half = scratch.shape[0] // 2
     buf = scratch[:half]
     buf2 = scratch[half:]
-    totals = np.zeros(MAX_SEATS, np.int64)
-    wins = np.zeros(MAX_SEATS, np.int64)
     for q in range(NCFG):
         pub[P_CFG + q] = cfg[q]
     pub[P_NPL] = n
@@ -1272,3 +1275,4 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
         row[5] = mask
         for q in range(MAX_SEATS):
             row[6 + q] = totals[q] if q < n else -1
+    keep_alive(owners)
