@@ -602,22 +602,24 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
 
     Returns the number of runs, or -1.
     """
-    work = cnt.copy()
-    if discard_type >= 0:
-        if work[discard_type] == 0:
-            return -1
-        work[discard_type] -= 1
-    pmin, pmax, maxlen = pos_bounds(cfg)
-    wrap = cfg[C_ACE] == ACE_WRAP
-    L = cfg[C_MIN_RUN]
+    if discard_type >= 0 and cnt[discard_type] == 0:
+        return -1
+    # the suit count test first, on cnt: most calls stop here, before any allocation
     suits = 0
     for s in range(4):
         for r in range(13):
-            if work[s * 13 + r]:
+            t = s * 13 + r
+            if cnt[t] > (1 if t == discard_type else 0):
                 suits |= 1 << s
                 break
     if popcount64(suits) != R:
         return -1
+    work = cnt.copy()
+    if discard_type >= 0:
+        work[discard_type] -= 1
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    wrap = cfg[C_ACE] == ACE_WRAP
+    L = cfg[C_MIN_RUN]
     J = work[JOKER]
     need_tot = 0
     room_tot = 0

@@ -529,7 +529,7 @@ def snap_save(hand, pub, melds, st, trn, buf):
     for t in range(NT):
         buf[k] = hand[t]
         k += 1
-    for i in range(PUB_SIZE):
+    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
         buf[k] = pub[i]
         k += 1
     for i in range(nm):
@@ -548,7 +548,7 @@ def snap_load(hand, pub, melds, st, trn, buf):
     for t in range(NT):
         hand[t] = buf[k]
         k += 1
-    for i in range(PUB_SIZE):
+    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
         pub[i] = buf[k]
         k += 1
     nm = pub[P_NMELDS]
