@@ -135,6 +135,18 @@ def solution_naturals(cfg, m, used):
 
 
 @_help
+def final_costs(hand, cfg, R, fbest, fnat):
+    """final_missing(hand), leaving each suit's best window cost and naturals in fbest, fnat."""
+    for s in range(4):
+        fbest[s] = final_suit_cost(hand, cfg, s)
+        n_s = 0
+        for r in range(13):
+            n_s += hand[s * 13 + r]
+        fnat[s] = n_s
+    return final_combine(fbest, fnat, R, hand[JOKER])
+
+
+@_help
 def pile_type(pub, depth):
     return pub[P_PILE + pub[P_PILE_LEN] - depth]
 
@@ -171,9 +183,15 @@ def better_draw(hand, pub, melds, opts, allow_deep):
             return 1
         elif pub[P_FINAL_ALL] or not isolated(hand, cfg, top):
             if pub[P_FINAL_ALL]:
-                m0 = final_missing(hand, pub[P_R], cfg)
+                # final_missing before and after taking top: only top's suit changes
+                fbest = np.empty(4, np.int64)
+                fnat = np.empty(4, np.int64)
+                m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat)
+                s_t = top // 13
                 hand[top] += 1
-                better = final_missing(hand, pub[P_R], cfg) < m0
+                fbest[s_t] = final_suit_cost(hand, cfg, s_t)
+                fnat[s_t] += 1
+                better = final_combine(fbest, fnat, pub[P_R], hand[JOKER]) < m0
                 hand[top] -= 1
             else:
                 # missing drops  <=>  D(hand + top) <= max(D, J) - 1
@@ -245,13 +263,7 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
                 if pub[P_FINAL_ALL]:
                     # only t's suit changes: reuse the other suits' costs
                     if m0 < 0:
-                        for s in range(4):
-                            fbest[s] = final_suit_cost(hand, cfg, s)
-                            n_s = 0
-                            for r in range(13):
-                                n_s += hand[s * 13 + r]
-                            fnat[s] = n_s
-                        m0 = final_combine(fbest, fnat, pub[P_R], hand[JOKER])
+                        m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat)
                     s_t = t // 13
                     keep_best = fbest[s_t]
                     hand[t] -= 1
