@@ -69,6 +69,32 @@ def _select(values: np.ndarray, by, where):
     return values, by
 
 
+class TallyRows:
+    """Tally rows added one at a time, for tallies with many small groups (the odds tables):
+    no DataFrame per row, one at the end. ``group`` is a single label per call."""
+
+    def __init__(self) -> None:
+        self._rows: list[tuple] = []
+
+    def rate(self, metric: str, group, success) -> None:
+        """A proportion: ``success`` holds one 0/1 (or bool) value per record."""
+        ok = np.asarray(success, dtype=np.float64)
+        total = float(ok.sum())
+        self._rows.append((metric, group, "rate", ok.size, total, total))
+
+    def mean(self, metric: str, group, values) -> None:
+        """A mean of ``values`` (one per record)."""
+        x = np.asarray(values, dtype=np.float64)
+        self._rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+
+    def share(self, metric: str, group, count: float, n: int) -> None:
+        """The mean of an indicator known only by its count among ``n`` records."""
+        self._rows.append((metric, group, "mean", int(n), float(count), float(count)))
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self._rows, columns=TALLY_COLUMNS)
+
+
 def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate a game's tally pieces into one tally."""
     parts = [p for p in parts if len(p)]

@@ -24,6 +24,7 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment import stats
 from simcards.games.contract_rummy import notation
 from simcards.games.contract_rummy.melds import JOKER, NT
 from simcards.games.contract_rummy.records import DEAL_COLUMNS, GAME_COLUMNS
@@ -136,30 +137,22 @@ def tally(query, df, variant):
     """Rates P(down by own turn k) (group ``k=..``), P(down at all), P(out first), P(deal
     exhausted); means: own penalty, opponents' mean penalty, own turn of going down."""
     s, n = query["seat"], query["players"]
-    rows = []
-
-    def rate(metric, group, ok):
-        ok = np.asarray(ok, np.float64)
-        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
-
-    def mean(metric, group, x):
-        x = np.asarray(x, np.float64)
-        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+    rows = stats.TallyRows()
 
     down = df[f"down_turn_{s}"].to_numpy()
     for k in KS:
-        rate("down_by_turn", f"k={k}", (down > 0) & (down <= k))
-    rate("down", "deal", down > 0)
-    rate("out_first", "deal", df["out_seat"].to_numpy() == s)
-    rate("exhausted", "deal", df["exhausted"].to_numpy() == 1)
-    mean("penalty", "seat", df[f"score_{s}"].to_numpy())
+        rows.rate("down_by_turn", f"k={k}", (down > 0) & (down <= k))
+    rows.rate("down", "deal", down > 0)
+    rows.rate("out_first", "deal", df["out_seat"].to_numpy() == s)
+    rows.rate("exhausted", "deal", df["exhausted"].to_numpy() == 1)
+    rows.mean("penalty", "seat", df[f"score_{s}"].to_numpy())
     others = [q for q in range(n) if q != s]
-    mean("penalty", "opponents", df[[f"score_{q}" for q in others]].to_numpy().mean(axis=1))
-    mean("turn_down", "when down", down[down > 0])
+    rows.mean("penalty", "opponents", df[[f"score_{q}" for q in others]].to_numpy().mean(axis=1))
+    rows.mean("turn_down", "when down", down[down > 0])
     if query["scores"]:
-        rate("win_game", "game", (df["game_winners"].to_numpy() >> s) & 1)
-        mean("game_total", "seat", df[f"game_total_{s}"].to_numpy())
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+        rows.rate("win_game", "game", (df["game_winners"].to_numpy() >> s) & 1)
+        rows.mean("game_total", "seat", df[f"game_total_{s}"].to_numpy())
+    return rows.frame()
 
 
 def _curve(summary):

@@ -25,6 +25,7 @@ from simcards.core.cards import cards_of, format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
@@ -232,37 +233,30 @@ def tally(query, df, variant):
     """Per option: the rates the user reads (bid succeeds, game won) and means (points,
     tricks, bags; the share of each trick count and each later seat's bids, for the
     figure and the table, which are not --precision targets)."""
-    rows = []
-
-    def rate(metric, group, ok):
-        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
-
-    def mean(metric, group, x):
-        x = x.astype(np.float64)
-        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+    rows = stats.TallyRows()
 
     later = _later_seats(query)
     for code in query["options"]:
         name = option_label(code, query["blind_only"])
         col = {f: df[column(code, f)].to_numpy() for f in ODDS_FIELDS}
-        rate("succeeds", name, col["made"] == 1)
+        rows.rate("succeeds", name, col["made"] == 1)
         if query["play_out"]:
-            rate("wins_game", name, col["win"] == 1)
-        mean("points", name, col["delta"])
-        mean("tricks", name, col["tricks"])
-        mean("bags", name, col["bags"])
+            rows.rate("wins_game", name, col["win"] == 1)
+        rows.mean("points", name, col["delta"])
+        rows.mean("tricks", name, col["tricks"])
+        rows.mean("bags", name, col["bags"])
         counts = np.bincount(col["tricks"], minlength=query["tricks"] + 1)
         for k in range(query["tricks"] + 1):
-            rows.append((f"tricks={k}", name, "mean", col["tricks"].size, float(counts[k]), float(counts[k])))
+            rows.share(f"tricks={k}", name, counts[k], col["tricks"].size)
         if code == LOOK:
             bids, freq = np.unique(col[f"bid{query['seat']}"], return_counts=True)
             for b, c in zip(bids, freq):
-                rows.append((f"own bid={bid_name(b)}", name, "mean", col["tricks"].size, float(c), float(c)))
+                rows.share(f"own bid={bid_name(b)}", name, c, col["tricks"].size)
         for s in later:
             bids, freq = np.unique(col[f"bid{s}"], return_counts=True)
             for b, c in zip(bids, freq):
-                rows.append((f"seat {s} bid={bid_name(b)}", name, "mean", col["tricks"].size, float(c), float(c)))
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+                rows.share(f"seat {s} bid={bid_name(b)}", name, c, col["tricks"].size)
+    return rows.frame()
 
 
 def _later_seats(query) -> list[int]:

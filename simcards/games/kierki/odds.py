@@ -19,6 +19,7 @@ from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment import stats
 from simcards.games.kierki import rules as R
 
 SEATS = "NESW"
@@ -131,14 +132,7 @@ def tally(query, df, variant):
     the trump suit, every seat's points, and paired differences to each other option."""
     pts = variant.points_per_trump_trick
     chooser = query["chooser"]
-    rows = []
-
-    def rate(metric, group, ok):
-        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
-
-    def mean(metric, group, x):
-        x = np.asarray(x, np.float64)
-        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+    rows = stats.TallyRows()
 
     opts = query["options"]
     names = [OPTION_NAMES[o] for o in opts]
@@ -149,22 +143,22 @@ def tally(query, df, variant):
     hand = df[f"hand_{SEATS[chooser]}"].to_numpy().astype(np.uint64)
     for k, (o, name) in enumerate(zip(opts, names)):
         t = tricks[:, k]
-        rate("tricks>=4", name, t >= 4)
-        rate("policy_chooses", name, policy == o)
-        mean("chooser_points", name, t * pts)
-        mean("chooser_tricks", name, t)
-        mean("best_option_share", name, share[:, k])
+        rows.rate("tricks>=4", name, t >= 4)
+        rows.rate("policy_chooses", name, policy == o)
+        rows.mean("chooser_points", name, t * pts)
+        rows.mean("chooser_tricks", name, t)
+        rows.mean("best_option_share", name, share[:, k])
         if o >= 0:
-            mean("trump_length", name, np.bitwise_count(hand & np.uint64(((1 << 13) - 1) << (13 * o))))
+            rows.mean("trump_length", name, np.bitwise_count(hand & np.uint64(((1 << 13) - 1) << (13 * o))))
         for s in range(4):
-            mean(f"points_{SEATS[s]}", name, df[column(o, s)].to_numpy() * pts)
+            rows.mean(f"points_{SEATS[s]}", name, df[column(o, s)].to_numpy() * pts)
         for j, other in enumerate(names):
             if j != k:
-                mean(f"points_minus_{other}", name, (t - tricks[:, j]) * pts)
+                rows.mean(f"points_minus_{other}", name, (t - tricks[:, j]) * pts)
         counts = np.bincount(t, minlength=14)
         for n in TRICKS:
-            rows.append((f"tricks={n}", name, "mean", t.size, float(counts[n]), float(counts[n])))
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+            rows.share(f"tricks={n}", name, counts[n], t.size)
+    return rows.frame()
 
 
 def recommended(query, summary) -> str:

@@ -18,6 +18,7 @@ from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
+from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import DECISION_ORDER, error_text, prepared
@@ -169,37 +170,30 @@ COLUMNS = (tuple(Column(f"{field}_{bid_name(b).lower()}", f"{field} with the bid
 def tally(query, df, variant):
     """Per option: the rates the user reads (makes, Nil made, own tricks >= bid, game won)
     and means (points, tricks, bags, and the share of each trick count 0..13 for the figure)."""
-    rows = []
-
-    def rate(metric, group, ok):
-        rows.append((metric, group, "rate", ok.size, float(ok.sum()), float(ok.sum())))
-
-    def mean(metric, group, x):
-        x = x.astype(np.float64)
-        rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+    rows = stats.TallyRows()
 
     for b in query["options"]:
         name = option_label(b)
         col = {f: df[f"{f}_{bid_name(b).lower()}"].to_numpy() for f in rules.ODDS_FIELDS}
         nil = b in (0, BN_BIT)
-        rate("makes", name, col["nil"] == 1 if nil else col["made"] == 1)
+        rows.rate("makes", name, col["nil"] == 1 if nil else col["made"] == 1)
         if nil:
-            rate("nil_made", name, col["nil"] == 1)
+            rows.rate("nil_made", name, col["nil"] == 1)
             has = col["made"] >= 0  # partner bid a number
             if has.any():
-                rate("partner_made", name, col["made"][has] == 1)
+                rows.rate("partner_made", name, col["made"][has] == 1)
         else:
-            rate("own_tricks>=bid", name, col["tricks"] >= b)
+            rows.rate("own_tricks>=bid", name, col["tricks"] >= b)
         if query["play_out"]:
-            rate("wins_game", name, col["win"] == 1)
-        mean("team_points", name, col["points"])
-        mean("own_tricks", name, col["tricks"])
-        mean("team_tricks", name, col["team_tricks"])
-        mean("team_bags", name, col["bags"])
+            rows.rate("wins_game", name, col["win"] == 1)
+        rows.mean("team_points", name, col["points"])
+        rows.mean("own_tricks", name, col["tricks"])
+        rows.mean("team_tricks", name, col["team_tricks"])
+        rows.mean("team_bags", name, col["bags"])
         counts = np.bincount(col["tricks"], minlength=14)
         for k in TRICKS:  # shares as means of indicators: shown in the figure, not --precision targets
-            rows.append((f"tricks={k}", name, "mean", col["tricks"].size, float(counts[k]), float(counts[k])))
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+            rows.share(f"tricks={k}", name, counts[k], col["tricks"].size)
+    return rows.frame()
 
 
 def _ci(row, digits) -> str:
