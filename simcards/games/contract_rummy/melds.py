@@ -20,6 +20,8 @@ jokers declared as that suit.
 import numba as nb
 import numpy as np
 
+from simcards.core.scratch import stack_int64, stack_int64_2d
+
 JOKER = 52
 NT = 53
 INF = 1 << 30
@@ -44,6 +46,7 @@ DISC_OPTIONAL, DISC_REQUIRED, DISC_FORBIDDEN = 0, 1, 2
 MF = 8
 M_KIND, M_OWNER, M_KEY, M_LO, M_HI, M_NAT, M_JOK, M_CONTRACT = 0, 1, 2, 3, 4, 5, 6, 7
 SET, RUN = 0, 1
+MAX_SOL = 16  # melds in one contract or solution, at most
 
 _NB = nb.njit(cache=True, nogil=True)
 _NBI = nb.njit(cache=True, nogil=True, inline="always")
@@ -345,6 +348,10 @@ def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
     return _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, False)
 
 
+W_MAX = 4 * 14 * 14  # run windows: 4 suits x 14 starts x up to 14 lengths
+WS_SIZE = 29 + 2 * NT + 5 * W_MAX  # _search's workspace
+
+
 @_NB
 def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     """find_contract, or with ``minimize`` the least deficiency <= budget (else budget + 1)."""
@@ -354,18 +361,18 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
         if nlen > 14:
             nlen = 14
     W = 4 * 14 * nlen  # room for every (suit, lo, length) window
-    ws = np.empty(5 * W + 13 + 16 + 2 * NT, np.int64)
-    cs = ws[0:W]
-    clo = ws[W:2 * W]
-    clen = ws[2 * W:3 * W]
-    ccost = ws[3 * W:4 * W]
-    cforce = ws[4 * W:5 * W]
-    b0 = 5 * W
-    kr = ws[b0:b0 + 13]
-    idx = ws[b0 + 13:b0 + 21]
-    taken = ws[b0 + 21:b0 + 29]
-    work = ws[b0 + 29:b0 + 29 + NT]
-    tmp = ws[b0 + 29 + NT:b0 + 29 + 2 * NT]
+    ws = stack_int64(WS_SIZE)  # fixed part first, then the window columns (W each)
+    kr = ws[0:13]
+    idx = ws[13:21]
+    taken = ws[21:29]
+    work = ws[29:29 + NT]
+    tmp = ws[29 + NT:29 + 2 * NT]
+    b0 = 29 + 2 * NT
+    cs = ws[b0:b0 + W]
+    clo = ws[b0 + W:b0 + 2 * W]
+    clen = ws[b0 + 2 * W:b0 + 3 * W]
+    ccost = ws[b0 + 3 * W:b0 + 4 * W]
+    cforce = ws[b0 + 4 * W:b0 + 5 * W]
     for t in range(NT):
         work[t] = cnt[t]
     save_maxj = cfg[C_MAX_JOK]
@@ -494,13 +501,13 @@ def _restore_window(work, cfg, s, lo, ln, got):
 @_NB
 def deficiency(cnt, S, R, cfg, cap):
     """Contract deficiency D(H) (9.3, jokers not counted), at most ``cap + 1``."""
-    return _search(cnt, S, R, cfg, cap, -1, False, np.empty((1, MF), np.int64), True)
+    return _search(cnt, S, R, cfg, cap, -1, False, stack_int64_2d(1, MF), True)
 
 
 @_NB
 def contract_within(cnt, S, R, cfg, budget):
     """Whether the deficiency D(H) is at most ``budget`` (one pruned search)."""
-    return _search(cnt, S, R, cfg, budget, -1, False, np.empty((S + R + 1, MF), np.int64), False) >= 0
+    return _search(cnt, S, R, cfg, budget, -1, False, stack_int64_2d(MAX_SOL, MF), False) >= 0
 
 
 @_NB
@@ -614,7 +621,9 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
                 break
     if popcount64(suits) != R:
         return -1
-    work = cnt.copy()
+    work = stack_int64(NT)
+    for t in range(NT):
+        work[t] = cnt[t]
     if discard_type >= 0:
         work[discard_type] -= 1
     pmin, pmax, maxlen = pos_bounds(cfg)
@@ -623,10 +632,14 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     J = work[JOKER]
     need_tot = 0
     room_tot = 0
-    lohi = np.empty(2, np.int64)
-    los = np.zeros(4, np.int64)
-    his = np.zeros(4, np.int64)
-    needs = np.zeros(4, np.int64)
+    lohi = stack_int64(2)
+    los = stack_int64(4)
+    his = stack_int64(4)
+    needs = stack_int64(4)
+    for s in range(4):
+        los[s] = 0
+        his[s] = 0
+        needs[s] = 0
     maxj = cfg[C_MAX_JOK]
     for s in range(4):
         if not (suits >> s) & 1:
@@ -695,9 +708,60 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
 
 @_NB
 def final_suit_cost(cnt, cfg, s):
-    """Best single run window of suit s: missing positions + the suit's naturals outside it."""
+    """Best single run window of suit s: missing positions + the suit's naturals outside it.
+
+    That is ``nat + min(L, min over windows (length - 2 * naturals inside))``: a best
+    window of length >= L, found in one pass over the positions with prefix sums (each
+    position weighs +1 with a natural, -1 without). ``wrap`` keeps the plain enumeration.
+    """
+    if cfg[C_ACE] == ACE_WRAP:
+        return _final_suit_cost_wrap(cnt, cfg, s)
     pmin, pmax, maxlen = pos_bounds(cfg)
-    wrap = cfg[C_ACE] == ACE_WRAP
+    L = cfg[C_MIN_RUN]
+    nat = 0
+    held = 0  # ranks held, bit r
+    for r in range(13):
+        c = cnt[s * 13 + r]
+        nat += c
+        if c:
+            held |= 1 << r
+    # prefix sums over positions pmin..pmax; P(i) for the first i positions
+    best = -L  # the empty window (all L positions missing)
+    pre = 0
+    low = 0           # min of P(0..j-L)
+    low_no_first = INF  # min of P(1..j-L): excludes the full window 1..14 (both aces counted)
+    hist = stack_int64(16)
+    hist[0] = 0
+    n = pmax - pmin + 1
+    for j in range(1, n + 1):
+        pos = pmin + j - 1
+        r = 12 if (pos == 1 or pos == 14) else pos - 2
+        pre += 1 if (held >> r) & 1 else -1
+        hist[j] = pre
+        if j >= L:
+            i = j - L
+            if hist[i] < low:
+                low = hist[i]
+            if i >= 1 and hist[i] < low_no_first:
+                low_no_first = hist[i]
+            if j == n and n == 14:
+                # the 14-long window holds one ace card at most once per copy held
+                if pre - low_no_first > best:
+                    best = pre - low_no_first
+                inside = popcount64(held) + ((held >> 12) & 1)
+                if inside > nat:
+                    inside = nat
+                full = 2 * inside - 14
+                if full > best:
+                    best = full
+            elif pre - low > best:
+                best = pre - low
+    return nat - best
+
+
+@_NB
+def _final_suit_cost_wrap(cnt, cfg, s):
+    """final_suit_cost with cyclic ranks: every window of L..13 positions, over two laps."""
     L = cfg[C_MIN_RUN]
     posm = 0
     nat = 0
@@ -705,22 +769,10 @@ def final_suit_cost(cnt, cfg, s):
         c = cnt[s * 13 + r]
         nat += c
         if c:
-            if wrap:
-                posm |= (1 << r) | (1 << (r + 13))
-            else:
-                posm |= 1 << (r + 2)
-                if r == 12:
-                    posm |= 2
+            posm |= (1 << r) | (1 << (r + 13))
     b = nat + L  # empty window
-    if wrap:
-        lo_first, lo_last, hiend = 0, 12, 24
-    else:
-        lo_first, lo_last, hiend = pmin, pmax, pmax
-    for lo in range(lo_first, lo_last + 1):
-        top = lo + maxlen - 1
-        if top > hiend:
-            top = hiend
-        for hi in range(lo + L - 1, top + 1):
+    for lo in range(13):
+        for hi in range(lo + L - 1, min(lo + 12, 24) + 1):
             w = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
             inside = popcount64(posm & w)
             if inside > nat:
@@ -757,8 +809,8 @@ def final_missing(cnt, R, cfg):
     outside it), keeps the R best suits, counts every natural of other suits as a
     stray, then credits the jokers held and the one final discard.
     """
-    best = np.empty(4, np.int64)
-    natc = np.empty(4, np.int64)
+    best = stack_int64(4)
+    natc = stack_int64(4)
     for s in range(4):
         best[s] = final_suit_cost(cnt, cfg, s)
         n = 0

@@ -25,15 +25,15 @@ joker swaps: as many cards as possible, keeping a legal discard), so these four 
 the strategic choices.
 """
 import numba as nb
-import numpy as np
 from numba import types
 
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below
+from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
     deficiency, final_combine, final_missing, final_suit_cost, find_contract, natural_slot, pos_type,
-    penalty, MF,
+    penalty, MAX_SOL, MF,
 )
 from simcards.games.contract_rummy.view import (
     MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
@@ -115,7 +115,7 @@ def placeable(hand, pub, melds, cfg, t):
     for i in range(pub[P_NMELDS]):
         if natural_slot(cfg, melds[i], t) >= 0:
             return True
-    sol = np.empty((2, MF), np.int64)
+    sol = stack_int64_2d(2, MF)
     hand[t] += 1
     ok = find_contract(hand, 1, 0, cfg, 0, t, True, sol) >= 0 or find_contract(hand, 0, 1, cfg, 0, t, True, sol) >= 0
     hand[t] -= 1
@@ -184,8 +184,8 @@ def better_draw(hand, pub, melds, opts, allow_deep):
         elif pub[P_FINAL_ALL] or not isolated(hand, cfg, top):
             if pub[P_FINAL_ALL]:
                 # final_missing before and after taking top: only top's suit changes
-                fbest = np.empty(4, np.int64)
-                fnat = np.empty(4, np.int64)
+                fbest = stack_int64(4)
+                fnat = stack_int64(4)
                 m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat)
                 s_t = top // 13
                 hand[top] += 1
@@ -237,16 +237,18 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
                 if pub[P_HLEN + q] <= 3:
                     dump = True
     stalled = pub[P_TURN] > 6 * pub[P_NPL]
-    fbest = np.empty(4, np.int64)
-    fnat = np.empty(4, np.int64)
+    fbest = stack_int64(4)
+    fnat = stack_int64(4)
     # deadwood: cards outside one best contract arrangement keep ``missing`` where it is
-    used = np.zeros(NT, np.int64)
+    used = stack_int64(NT)
+    for t in range(NT):
+        used[t] = 0
     if not down and not dump and not pub[P_FINAL_ALL]:
         S = pub[P_S]
         R = pub[P_R]
         d0 = deficiency(hand, S, R, cfg, CAP + hand[JOKER])
         if d0 <= CAP + hand[JOKER]:
-            sol = np.empty((S + R + 1, MF), np.int64)
+            sol = stack_int64_2d(MAX_SOL, MF)
             nm = find_contract(hand, S, R, cfg, d0, -1, False, sol)
             for k in range(nm):
                 solution_naturals(cfg, sol[k], used)

@@ -16,6 +16,7 @@ import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.scratch import stack_int64
 from simcards.games.contract_rummy.melds import (
     C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
     C_EXHAUST, C_EXTRA_CARDS, C_EXTRA_MELDS, C_FINAL_ALL, C_FINAL_DISC, C_FIRST_DEALER, C_GO_OUT_DISC,
@@ -705,7 +706,9 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf
 def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, opts, buf, sol, ask):
     """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
     hand = hands[p]
-    placed = np.zeros(2, np.int64)
+    placed = stack_int64(2)
+    placed[0] = 0
+    placed[1] = 0
     snap_save(hand, pub, melds, st, trn, buf)
     was_down = pub[P_DOWN + p]
     if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
@@ -858,7 +861,9 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
     pub[P_PILE_LEN] = pl - d
     pub[P_TARGET] = target
     pub[P_SINGLE_TOP] = -1
-    placed = np.zeros(2, np.int64)
+    placed = stack_int64(2)
+    placed[0] = 0
+    placed[1] = 0
     snap_save(hand, pub, melds, st, trn, buf2)
     ok = best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf2)
     snap_load(hand, pub, melds, st, trn, buf2)
