@@ -603,6 +603,78 @@ def _suit_run_need(cfg, s, cnt, lo_out):
 
 
 @_NB
+def _final_suit_fit(cfg, s, work, fit):
+    """One suit's run in the final deal: writes (jokers needed, lo, hi, room for spare
+    jokers) to ``fit[0:4]``; returns the jokers needed, or -1 if no single run fits."""
+    nat = 0
+    for r in range(13):
+        nat += work[s * 13 + r]
+    if nat < cfg[C_MIN_NAT]:
+        return -1
+    need = _suit_run_need(cfg, s, work, fit[1:3])
+    maxj = cfg[C_MAX_JOK]
+    if need < 0 or need > maxj:
+        return -1
+    pmin, pmax, maxlen = pos_bounds(cfg)
+    ln = fit[2] - fit[1] + 1
+    if ln < cfg[C_MIN_RUN]:
+        ln = cfg[C_MIN_RUN]
+    room = maxlen - ln
+    if maxj - need < room:
+        room = maxj - need
+    fit[0] = need
+    fit[3] = room
+    return need
+
+
+@_NB
+def final_fits(cnt, cfg, fits):
+    """_final_suit_fit of every suit of ``cnt`` into ``fits[s, 0:4]`` (need -1: no run)."""
+    for s in range(4):
+        if _final_suit_fit(cfg, s, cnt, fits[s]) < 0:
+            fits[s, 0] = -1
+
+
+@_NB
+def final_go_out_ok(cnt, R, cfg, discard_type, fits):
+    """Whether final_go_out(cnt, R, cfg, discard_type) succeeds, reusing ``fits``
+    (final_fits of ``cnt``): only the discarded card's suit is worked out again."""
+    if discard_type >= 0 and cnt[discard_type] == 0:
+        return False
+    ds = discard_type // 13 if 0 <= discard_type < 52 else -1
+    suits = 0
+    for s in range(4):
+        for r in range(13):
+            t = s * 13 + r
+            if cnt[t] > (1 if t == discard_type else 0):
+                suits |= 1 << s
+                break
+    if popcount64(suits) != R:
+        return False
+    J = cnt[JOKER] - (1 if discard_type == JOKER else 0)
+    need_tot = 0
+    room_tot = 0
+    one = stack_int64(4)
+    for s in range(4):
+        if not (suits >> s) & 1:
+            continue
+        if s == ds:
+            cnt[discard_type] -= 1
+            ok = _final_suit_fit(cfg, s, cnt, one) >= 0
+            cnt[discard_type] += 1
+            if not ok:
+                return False
+            need_tot += one[0]
+            room_tot += one[3]
+        else:
+            if fits[s, 0] < 0:
+                return False
+            need_tot += fits[s, 0]
+            room_tot += fits[s, 3]
+    return need_tot <= J and J - need_tot <= room_tot
+
+
+@_NB
 def final_go_out(cnt, R, cfg, discard_type, sol):
     """All-at-once final deal (3.6), S = 0: can the hand minus ``discard_type`` (-1 none)
     form exactly R runs, one per suit holding naturals? Writes the runs to ``sol``.
@@ -611,7 +683,7 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     """
     if discard_type >= 0 and cnt[discard_type] == 0:
         return -1
-    # the suit count test first, on cnt: most calls stop here, before any allocation
+    # the suit count test first, on cnt: most calls stop here
     suits = 0
     for s in range(4):
         for r in range(13):
@@ -632,37 +704,15 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     J = work[JOKER]
     need_tot = 0
     room_tot = 0
-    lohi = stack_int64(2)
-    los = stack_int64(4)
-    his = stack_int64(4)
-    needs = stack_int64(4)
-    for s in range(4):
-        los[s] = 0
-        his[s] = 0
-        needs[s] = 0
+    fits = stack_int64_2d(4, 4)
     maxj = cfg[C_MAX_JOK]
     for s in range(4):
         if not (suits >> s) & 1:
             continue
-        nat = 0
-        for r in range(13):
-            nat += work[s * 13 + r]
-        if nat < cfg[C_MIN_NAT]:
+        if _final_suit_fit(cfg, s, work, fits[s]) < 0:
             return -1
-        need = _suit_run_need(cfg, s, work, lohi)
-        if need < 0 or need > maxj:
-            return -1
-        needs[s] = need
-        los[s] = lohi[0]
-        his[s] = lohi[1]
-        need_tot += need
-        ln = his[s] - los[s] + 1
-        if ln < L:
-            ln = L
-        room = maxlen - ln
-        if maxj - need < room:
-            room = maxj - need
-        room_tot += room
+        need_tot += fits[s, 0]
+        room_tot += fits[s, 3]
     if need_tot > J or J - need_tot > room_tot:
         return -1
     # build: gaps, then extend to L, then spare jokers
@@ -675,8 +725,8 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
         m[:] = 0
         m[M_KIND] = RUN
         m[M_KEY] = s
-        lo = los[s]
-        hi = his[s]
+        lo = fits[s, 1]
+        hi = fits[s, 2]
         natm = 0
         for p in range(lo, hi + 1):
             t = pos_type(cfg, s, p)
@@ -706,81 +756,76 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     return n
 
 
-@_NB
-def final_suit_cost(cnt, cfg, s):
-    """Best single run window of suit s: missing positions + the suit's naturals outside it.
+def _final_window_table():
+    """Best run window per held-rank pattern, for every ace mode and min_run_length 3..5.
 
-    That is ``nat + min(L, min over windows (length - 2 * naturals inside))``: a best
-    window of length >= L, found in one pass over the positions with prefix sums (each
-    position weighs +1 with a natural, -1 without). ``wrap`` keeps the plain enumeration.
+    ``FINAL_WINDOW[(ace_mode * 3 + L - 3) * 8192 + held]`` is the largest value of
+    ``2 * (naturals inside) - length`` over the windows of length >= L (the empty window
+    counts as -L), where ``held`` has bit r set when rank r (0 = deuce .. 12 = ace) is held.
+    With ``ace_mode`` both, the 14-long window (one ace card at both ends) is left out:
+    final_suit_cost adds it, since it depends on how many cards are held.
     """
-    if cfg[C_ACE] == ACE_WRAP:
-        return _final_suit_cost_wrap(cnt, cfg, s)
-    pmin, pmax, maxlen = pos_bounds(cfg)
-    L = cfg[C_MIN_RUN]
+    held = np.arange(8192)
+    bits = (held[:, None] >> np.arange(13)[None, :]) & 1
+    table = np.empty((4, 3, 8192), np.int8)
+    for mode in range(4):
+        if mode == ACE_WRAP:
+            ranks = np.arange(26) % 13  # two laps; windows start in the first
+        else:
+            pmin, pmax = ((1, 13), (2, 14), (1, 14))[mode]
+            ranks = np.array([12 if p in (1, 14) else p - 2 for p in range(pmin, pmax + 1)])
+        pre = np.zeros((8192, len(ranks) + 1), np.int64)
+        pre[:, 1:] = np.cumsum(2 * bits[:, ranks] - 1, axis=1)
+        n = 13 if mode == ACE_WRAP else len(ranks)
+        for L in range(3, 6):
+            best = np.full(8192, -L)
+            for lo in range(n):
+                for ln in range(L, 14 if mode == ACE_WRAP else n - lo + 1):
+                    if mode == ACE_BOTH and ln == 14:
+                        continue
+                    best = np.maximum(best, pre[:, lo + ln] - pre[:, lo])
+            table[mode, L - 3] = best
+    return table.reshape(-1)
+
+
+FINAL_WINDOW = _final_window_table()
+
+
+@_NBI
+def suit_held(cnt, s):
+    """(held-rank bitmask, natural count) of suit ``s`` in ``cnt``."""
+    held = 0
     nat = 0
-    held = 0  # ranks held, bit r
     for r in range(13):
         c = cnt[s * 13 + r]
         nat += c
         if c:
             held |= 1 << r
-    # prefix sums over positions pmin..pmax; P(i) for the first i positions
-    best = -L  # the empty window (all L positions missing)
-    pre = 0
-    low = 0           # min of P(0..j-L)
-    low_no_first = INF  # min of P(1..j-L): excludes the full window 1..14 (both aces counted)
-    hist = stack_int64(16)
-    hist[0] = 0
-    n = pmax - pmin + 1
-    for j in range(1, n + 1):
-        pos = pmin + j - 1
-        r = 12 if (pos == 1 or pos == 14) else pos - 2
-        pre += 1 if (held >> r) & 1 else -1
-        hist[j] = pre
-        if j >= L:
-            i = j - L
-            if hist[i] < low:
-                low = hist[i]
-            if i >= 1 and hist[i] < low_no_first:
-                low_no_first = hist[i]
-            if j == n and n == 14:
-                # the 14-long window holds one ace card at most once per copy held
-                if pre - low_no_first > best:
-                    best = pre - low_no_first
-                inside = popcount64(held) + ((held >> 12) & 1)
-                if inside > nat:
-                    inside = nat
-                full = 2 * inside - 14
-                if full > best:
-                    best = full
-            elif pre - low > best:
-                best = pre - low
+    return held, nat
+
+
+@_NBI
+def final_window_cost(cfg, held, nat):
+    """final_suit_cost from the suit's held ranks and natural count (FINAL_WINDOW)."""
+    best = np.int64(FINAL_WINDOW[(cfg[C_ACE] * 3 + cfg[C_MIN_RUN] - 3) * 8192 + held])
+    if cfg[C_ACE] == ACE_BOTH:
+        inside = popcount64(held) + ((held >> 12) & 1)
+        if inside > nat:
+            inside = nat
+        if 2 * inside - 14 > best:
+            best = 2 * inside - 14
     return nat - best
 
 
 @_NB
-def _final_suit_cost_wrap(cnt, cfg, s):
-    """final_suit_cost with cyclic ranks: every window of L..13 positions, over two laps."""
-    L = cfg[C_MIN_RUN]
-    posm = 0
-    nat = 0
-    for r in range(13):
-        c = cnt[s * 13 + r]
-        nat += c
-        if c:
-            posm |= (1 << r) | (1 << (r + 13))
-    b = nat + L  # empty window
-    for lo in range(13):
-        for hi in range(lo + L - 1, min(lo + 12, 24) + 1):
-            w = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-            inside = popcount64(posm & w)
-            if inside > nat:
-                inside = nat
-            cost = (hi - lo + 1 - inside) + (nat - inside)
-            if cost < b:
-                b = cost
-    return b
+def final_suit_cost(cnt, cfg, s):
+    """Best single run window of suit s: missing positions + the suit's naturals outside it.
+
+    That is ``nat - max(-L, max over windows of length >= L (2 * naturals inside - length))``,
+    looked up in FINAL_WINDOW.
+    """
+    held, nat = suit_held(cnt, s)
+    return final_window_cost(cfg, held, nat)
 
 
 @_NB

@@ -32,8 +32,8 @@ from simcards.core.rng import below
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
-    deficiency, final_combine, final_missing, final_suit_cost, find_contract, natural_slot, pos_type,
-    penalty, MAX_SOL, MF,
+    deficiency, final_combine, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
+    penalty, suit_held, MAX_SOL, MF,
 )
 from simcards.games.contract_rummy.view import (
     MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
@@ -135,14 +135,14 @@ def solution_naturals(cfg, m, used):
 
 
 @_help
-def final_costs(hand, cfg, R, fbest, fnat):
-    """final_missing(hand), leaving each suit's best window cost and naturals in fbest, fnat."""
+def final_costs(hand, cfg, R, fbest, fnat, fheld):
+    """final_missing(hand), leaving each suit's best window cost, naturals and held ranks
+    in fbest, fnat, fheld."""
     for s in range(4):
-        fbest[s] = final_suit_cost(hand, cfg, s)
-        n_s = 0
-        for r in range(13):
-            n_s += hand[s * 13 + r]
+        held, n_s = suit_held(hand, s)
+        fbest[s] = final_window_cost(cfg, held, n_s)
         fnat[s] = n_s
+        fheld[s] = held
     return final_combine(fbest, fnat, R, hand[JOKER])
 
 
@@ -186,13 +186,12 @@ def better_draw(hand, pub, melds, opts, allow_deep):
                 # final_missing before and after taking top: only top's suit changes
                 fbest = stack_int64(4)
                 fnat = stack_int64(4)
-                m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat)
+                fheld = stack_int64(4)
+                m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat, fheld)
                 s_t = top // 13
-                hand[top] += 1
-                fbest[s_t] = final_suit_cost(hand, cfg, s_t)
                 fnat[s_t] += 1
+                fbest[s_t] = final_window_cost(cfg, fheld[s_t] | (1 << (top % 13)), fnat[s_t])
                 better = final_combine(fbest, fnat, pub[P_R], hand[JOKER]) < m0
-                hand[top] -= 1
             else:
                 # missing drops  <=>  D(hand + top) <= max(D, J) - 1
                 d0 = deficiency(hand, pub[P_S], pub[P_R], cfg, CAP + hand[JOKER])
@@ -239,6 +238,7 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
     stalled = pub[P_TURN] > 6 * pub[P_NPL]
     fbest = stack_int64(4)
     fnat = stack_int64(4)
+    fheld = stack_int64(4)
     # deadwood: cards outside one best contract arrangement keep ``missing`` where it is
     used = stack_int64(NT)
     for t in range(NT):
@@ -265,16 +265,15 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
                 if pub[P_FINAL_ALL]:
                     # only t's suit changes: reuse the other suits' costs
                     if m0 < 0:
-                        m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat)
+                        m0 = final_costs(hand, cfg, pub[P_R], fbest, fnat, fheld)
                     s_t = t // 13
                     keep_best = fbest[s_t]
-                    hand[t] -= 1
-                    fbest[s_t] = final_suit_cost(hand, cfg, s_t)
+                    held = fheld[s_t] if hand[t] > 1 else fheld[s_t] & ~(1 << (t % 13))
                     fnat[s_t] -= 1
+                    fbest[s_t] = final_window_cost(cfg, held, fnat[s_t])
                     keeps = final_combine(fbest, fnat, pub[P_R], hand[JOKER]) <= m0
                     fnat[s_t] += 1
                     fbest[s_t] = keep_best
-                    hand[t] += 1
                 else:
                     keeps = hand[t] > used[t]
             if down:

@@ -16,7 +16,7 @@ import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.rng import below, shuffle, stream_start
-from simcards.core.scratch import stack_int64
+from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
     C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
     C_EXHAUST, C_EXTRA_CARDS, C_EXTRA_MELDS, C_FINAL_ALL, C_FINAL_DISC, C_FIRST_DEALER, C_GO_OUT_DISC,
@@ -24,7 +24,7 @@ from simcards.games.contract_rummy.melds import (
     C_NO_RETURN, C_NPL, C_RUN_SUITS, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
     C_TAKE_AFTER, C_TIE, DISC_FORBIDDEN, DISC_OPTIONAL, DISC_REQUIRED, INF, JOKER, M_CONTRACT, M_HI,
     M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, SUITS_DISTINCT, add_to_meld,
-    final_go_out, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
+    final_fits, final_go_out, final_go_out_ok, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
     pos_bounds, pos_type, popcount64,
 )
 from simcards.games.contract_rummy.view import (
@@ -656,6 +656,8 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     R = pub[P_R]
     if pub[P_S] == 0 and not final_possible(hand, R):
         return target < 0 and end_ok(hand, cfg, pub, p, placed)
+    fits = stack_int64_2d(4, 4)
+    final_fits(hand, cfg, fits)
     for opt in range(-1, NT):
         if opt == -1:
             if rule == DISC_REQUIRED:
@@ -667,7 +669,7 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
                 continue
             if opt == target and hand[opt] < 2:
                 continue
-        if pub[P_S] == 0 and cfg[C_RUN_SUITS] == SUITS_DISTINCT:
+        if pub[P_S] == 0 and cfg[C_RUN_SUITS] == SUITS_DISTINCT and final_go_out_ok(hand, R, cfg, opt, fits):
             n = final_go_out(hand, R, cfg, opt, sol)
         else:
             n = -1
