@@ -20,6 +20,7 @@ jokers declared as that suit.
 import numba as nb
 import numpy as np
 
+from simcards.core.cards import popcount
 from simcards.core.scratch import stack_int64, stack_int64_2d
 
 JOKER = 52
@@ -107,13 +108,10 @@ def nib_sum(x):
     return nib(x, 0) + nib(x, 1) + nib(x, 2) + nib(x, 3)
 
 
-@_NB
+@_NBI
 def popcount64(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a non-negative int64 (compiles to one popcnt instruction)."""
+    return popcount(np.uint64(x))
 
 
 @_NB
@@ -154,10 +152,14 @@ def sets_deficiency(cnt, S, cfg, force_rank, kr):
     if L - cfg[C_MAX_JOK] > need:
         need = L - cfg[C_MAX_JOK]
     kmax = 1 if cfg[C_SETS_DISTINCT] else S
+    # naturals usable by one set of each rank (the first pick of a rank), computed once
+    first = stack_int64(13)
+    for r in range(13):
+        first[r] = set_nat_count(cnt, cfg, r, 1)
     total = 0
     picked = 0
     if force_rank >= 0:
-        n1 = set_nat_count(cnt, cfg, force_rank, 1)
+        n1 = first[force_rank]
         if n1 < need:
             return INF
         kr[force_rank] = 1
@@ -171,10 +173,16 @@ def sets_deficiency(cnt, S, cfg, force_rank, kr):
             k = kr[r] + 1
             if k > kmax:
                 continue
-            nk = set_nat_count(cnt, cfg, r, k)
-            if nk < k * need:
-                continue
-            m = nk - set_nat_count(cnt, cfg, r, k - 1)
+            if k == 1:
+                nk = first[r]
+                if nk < need:
+                    continue
+                m = nk
+            else:
+                nk = set_nat_count(cnt, cfg, r, k)
+                if nk < k * need:
+                    continue
+                m = nk - set_nat_count(cnt, cfg, r, k - 1)
             pen = cfg[C_PEN + r]
             if m > best_m or (m == best_m and pen > best_pen):
                 best_m = m
@@ -265,22 +273,26 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     if longest > maxlen:
         longest = maxlen
     wrap = cfg[C_ACE] == ACE_WRAP
+    lo_hi = pmax if not wrap else 25
+    p_end = pmax if not wrap else lo_hi + longest - 1  # last position any window reaches
     n = 0
     for s in range(4):
-        lo_hi = pmax if not wrap else 25
+        # positions holding a natural, and those holding the forced card
+        have = 0
+        forced = 0
+        for p in range(pmin, p_end + 1):
+            t = pos_type(cfg, s, p)
+            if cnt[t] > 0:
+                have |= 1 << p
+                if t == force_type:
+                    forced |= 1 << p
         for lo in range(pmin, lo_hi + 1):
             for ln in range(L, longest + 1):
                 hi = lo + ln - 1
                 if not wrap and hi > pmax:
                     break
-                nat = 0
-                hit = 0
-                for p in range(lo, hi + 1):
-                    t = pos_type(cfg, s, p)
-                    if cnt[t] > 0:
-                        nat += 1
-                        if t == force_type:
-                            hit = 1
+                w = ((1 << ln) - 1) << lo
+                nat = popcount64(have & w)
                 cost = ln - nat
                 if cost > budget or nat < need or cost > maxj:
                     continue
@@ -290,7 +302,7 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
                 clo[n] = lo
                 clen[n] = ln
                 ccost[n] = cost
-                cforce[n] = hit
+                cforce[n] = 1 if forced & w else 0
                 n += 1
     return n
 
