@@ -366,7 +366,9 @@ WS_SIZE = 29 + 2 * NT + 5 * W_MAX  # _search's workspace
 
 @_NB
 def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
-    """find_contract, or with ``minimize`` the least deficiency <= budget (else budget + 1)."""
+    """find_contract (``minimize`` 0), or the least deficiency <= budget, else budget + 1
+    (``minimize`` 1; 2 also writes to ``sol`` the arrangement find_contract would return
+    with that deficiency as its budget when min_naturals_per_meld is 1)."""
     nlen = 1  # window lengths run_candidates may list (see there)
     if cfg[C_MIN_NAT] > 1 and cfg[C_MIN_NAT] + budget > cfg[C_MIN_RUN]:
         nlen = cfg[C_MIN_NAT] + budget - cfg[C_MIN_RUN] + 1
@@ -398,10 +400,10 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     if R == 0:
         d = sets_deficiency(work, S, cfg, force_rank, kr)
         cfg[C_MAX_JOK] = save_maxj
+        if d <= budget and minimize != 1:
+            found = build_sets(work, cfg, kr, force_type, sol, 0)
         if minimize:
             return d if d <= budget else budget + 1
-        if d <= budget:
-            found = build_sets(work, cfg, kr, force_type, sol, 0)
         return found
     nc = run_candidates(work, cfg, budget, force_type, cs, clo, clen, ccost, cforce)
     # cheapest windows first: a level stops at the first window over budget
@@ -455,7 +457,7 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
         fr = -1 if (forced_in_run or force_rank < 0) else force_rank
         d = sets_deficiency(work, S, cfg, fr, kr)
         if cost_sum + d <= budget and (force_type < 0 or force_type == JOKER or forced_in_run or fr >= 0):
-            if minimize:
+            if minimize == 1:
                 best = cost_sum + d
                 budget = best - 1
                 if budget < 0:
@@ -484,6 +486,14 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
                 tmp[t] = work[t]
             nsol = build_sets(tmp, cfg, kr, force_type if fr >= 0 else -1, sol, nsol)
             found = nsol
+            if minimize:
+                # the first leaf reaching the final minimum is the one find_contract
+                # stops at with that budget: the same cheapest-first order
+                best = cost_sum + d
+                budget = best - 1
+                if budget < 0:
+                    break
+                continue
             break
     cfg[C_MAX_JOK] = save_maxj
     if minimize:
@@ -514,6 +524,18 @@ def _restore_window(work, cfg, s, lo, ln, got):
 def deficiency(cnt, S, R, cfg, cap):
     """Contract deficiency D(H) (9.3, jokers not counted), at most ``cap + 1``."""
     return _search(cnt, S, R, cfg, cap, -1, False, stack_int64_2d(1, MF), True)
+
+
+@_NB
+def deficiency_solution(cnt, S, R, cfg, cap, sol):
+    """deficiency(cnt, S, R, cfg, cap) and, when it is <= cap, the arrangement
+    find_contract(cnt, S, R, cfg, deficiency, -1, False, sol) writes, in one search."""
+    if cfg[C_MIN_NAT] > 1:  # the window list depends on the budget: two searches
+        d = deficiency(cnt, S, R, cfg, cap)
+        if d <= cap:
+            _search(cnt, S, R, cfg, d, -1, False, sol, 0)
+        return d
+    return _search(cnt, S, R, cfg, cap, -1, False, sol, 2)
 
 
 @_NB

@@ -32,7 +32,7 @@ from simcards.core.rng import below
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
-    deficiency, final_combine, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
+    deficiency, deficiency_solution, final_combine, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
     penalty, suit_held, MAX_SOL, MF,
 )
 from simcards.games.contract_rummy.view import (
@@ -246,11 +246,9 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
     if not down and not dump and not pub[P_FINAL_ALL]:
         S = pub[P_S]
         R = pub[P_R]
-        d0 = deficiency(hand, S, R, cfg, CAP + hand[JOKER])
-        if d0 <= CAP + hand[JOKER]:
-            sol = stack_int64_2d(MAX_SOL, MF)
-            nm = find_contract(hand, S, R, cfg, d0, -1, False, sol)
-            for k in range(nm):
+        sol = stack_int64_2d(MAX_SOL, MF)
+        if deficiency_solution(hand, S, R, cfg, CAP + hand[JOKER], sol) <= CAP + hand[JOKER]:
+            for k in range(S + R):
                 solution_naturals(cfg, sol[k], used)
     m0 = -1
     best = -1
