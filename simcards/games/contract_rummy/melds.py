@@ -49,8 +49,10 @@ M_KIND, M_OWNER, M_KEY, M_LO, M_HI, M_NAT, M_JOK, M_CONTRACT = 0, 1, 2, 3, 4, 5,
 SET, RUN = 0, 1
 MAX_SOL = 16  # melds in one contract or solution, at most
 
-_NB = nb.njit(cache=True, nogil=True)
-_NBI = nb.njit(cache=True, nogil=True, inline="always")
+# _nrt=False: these helpers never allocate (scratch lives on the stack, core/scratch.py), so
+# numba emits no reference-count calls for the arrays they pass around
+_NB = nb.njit(cache=True, nogil=True, _nrt=False)
+_NBI = nb.njit(cache=True, nogil=True, inline="always", _nrt=False)
 
 
 @_NBI

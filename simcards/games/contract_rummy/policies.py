@@ -47,8 +47,8 @@ DECISIONS = (
     Decision("discard", SIG, "Choose the card type to discard among opts[1..opts[0]]."),
     Decision("buy", SIG, "1 to buy the top discard out of turn (opts[0] = its type)."),
 )
-_jit = nb.njit(SIG, cache=True, nogil=True)
-_help = nb.njit(cache=True, nogil=True)
+_jit = nb.njit(SIG, cache=True, nogil=True, _nrt=False)  # built-ins never allocate (see melds.py)
+_help = nb.njit(cache=True, nogil=True, _nrt=False)
 
 THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
 DEEP_LOOK = 4  # expert: deepest take it considers
@@ -58,7 +58,7 @@ CAP = 3     # deficiency search depth used by the heuristics
 # ------------------------------------------------------------------ helpers
 
 
-@_help
+@nb.njit(cache=True, nogil=True, inline="always", _nrt=False)  # returns a view: must inline
 def cfg_of(pub):
     return pub[P_CFG:P_CFG + 102]
 

@@ -33,7 +33,7 @@ from simcards.games.contract_rummy.view import (
     P_S, P_SEAT, P_SINGLE_TOP, P_STOCK, P_TARGET, P_TOTAL, P_TURN, PUB_SIZE,
 )
 
-_NB = nb.njit(cache=True, nogil=True)
+_NB = nb.njit(cache=True, nogil=True, _nrt=False)  # no allocation below run_records: no refcounts (melds.py)
 
 # ---- trace events: row = (code, seat, a, b, c, d)
 TRW = 6
@@ -1207,7 +1207,7 @@ def game_winners(totals, wins, n, tie_break):
     return mask
 
 
-@_NB
+@nb.njit(cache=True, nogil=True)  # allocates its owners: needs the runtime
 def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
                 hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
