@@ -665,10 +665,15 @@ def _final_suit_fit(cfg, s, work, fit):
 
 @_NB
 def final_fits(cnt, cfg, fits):
-    """_final_suit_fit of every suit of ``cnt`` into ``fits[s, 0:4]`` (need -1: no run)."""
+    """_final_suit_fit of every suit of ``cnt`` into ``fits[s, 0:4]`` (need -1: no run)
+    and the suit's natural count into ``fits[s, 4]``."""
     for s in range(4):
         if _final_suit_fit(cfg, s, cnt, fits[s]) < 0:
             fits[s, 0] = -1
+        n = 0
+        for r in range(13):
+            n += cnt[s * 13 + r]
+        fits[s, 4] = n
 
 
 @_NB
@@ -680,11 +685,8 @@ def final_go_out_ok(cnt, R, cfg, discard_type, fits):
     ds = discard_type // 13 if 0 <= discard_type < 52 else -1
     suits = 0
     for s in range(4):
-        for r in range(13):
-            t = s * 13 + r
-            if cnt[t] > (1 if t == discard_type else 0):
-                suits |= 1 << s
-                break
+        if fits[s, 4] > (1 if s == ds else 0):
+            suits |= 1 << s
     if popcount64(suits) != R:
         return False
     J = cnt[JOKER] - (1 if discard_type == JOKER else 0)
@@ -866,18 +868,39 @@ def final_suit_cost(cnt, cfg, s):
 
 @_NB
 def final_combine(best, natc, R, jokers):
-    """final_missing from per-suit costs: the R best suits, strays from the others."""
+    """final_missing from per-suit costs: the R best suits, strays from the others.
+
+    The value is ``total naturals + the R smallest (best[s] - natc[s])``, less the jokers
+    and the final discard.
+    """
     tot_nat = natc[0] + natc[1] + natc[2] + natc[3]
-    res = INF
-    for mask in range(16):
-        if popcount64(mask) != R:
-            continue
-        v = tot_nat
-        for s in range(4):
-            if (mask >> s) & 1:
-                v += best[s] - natc[s]
-        if v < res:
-            res = v
+    if R > 4:
+        res = INF
+    else:
+        d0 = best[0] - natc[0]
+        d1 = best[1] - natc[1]
+        d2 = best[2] - natc[2]
+        d3 = best[3] - natc[3]
+        # sort the four differences (a small network), then take the R smallest
+        if d0 > d1:
+            d0, d1 = d1, d0
+        if d2 > d3:
+            d2, d3 = d3, d2
+        if d0 > d2:
+            d0, d2 = d2, d0
+        if d1 > d3:
+            d1, d3 = d3, d1
+        if d1 > d2:
+            d1, d2 = d2, d1
+        res = tot_nat
+        if R >= 1:
+            res += d0
+        if R >= 2:
+            res += d1
+        if R >= 3:
+            res += d2
+        if R >= 4:
+            res += d3
     res -= jokers + 1
     return res if res > 0 else 0
 

@@ -49,6 +49,7 @@ DECISIONS = (
 )
 _jit = nb.njit(SIG, cache=True, nogil=True, _nrt=False)  # built-ins never allocate (see melds.py)
 _help = nb.njit(cache=True, nogil=True, _nrt=False)
+_inline = nb.njit(cache=True, nogil=True, inline="always", _nrt=False)  # small, called per card
 
 THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
 DEEP_LOOK = 4  # expert: deepest take it considers
@@ -71,7 +72,7 @@ def missing(hand, pub, cfg):
     return contract_missing(hand, pub[P_S], pub[P_R], cfg, CAP)
 
 
-@_help
+@_inline
 def isolated(hand, cfg, t):
     """True if natural t has no same-rank card and no same-suit card within reach of a run."""
     if t >= 52:
@@ -92,7 +93,7 @@ def isolated(hand, cfg, t):
     return True
 
 
-@_help
+@_inline
 def connectivity(hand, t):
     if t >= 52:
         return 99

@@ -656,7 +656,7 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     R = pub[P_R]
     if pub[P_S] == 0 and not final_possible(hand, R):
         return target < 0 and end_ok(hand, cfg, pub, p, placed)
-    fits = stack_int64_2d(4, 4)
+    fits = stack_int64_2d(4, 5)
     final_fits(hand, cfg, fits)
     for opt in range(-1, NT):
         if opt == -1:
@@ -711,6 +711,10 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
     placed = stack_int64(2)
     placed[0] = 0
     placed[1] = 0
+    if (pub[P_FINAL_ALL] and not pub[P_DOWN + p] and pub[P_TARGET] < 0 and pub[P_S] == 0
+            and not final_possible(hand, pub[P_R])):
+        # the usual turn of the all-at-once final deal: nothing can be laid (final_attempt)
+        return end_ok(hand, cfg, pub, p, placed)
     snap_save(hand, pub, melds, st, trn, buf)
     was_down = pub[P_DOWN + p]
     if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
