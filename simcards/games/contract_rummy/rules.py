@@ -715,6 +715,10 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
             and not final_possible(hand, pub[P_R])):
         # the usual turn of the all-at-once final deal: nothing can be laid (final_attempt)
         return end_ok(hand, cfg, pub, p, placed)
+    if (not pub[P_DOWN + p] and not pub[P_FINAL_ALL] and pub[P_TARGET] < 0
+            and find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) < 0):
+        # not down and no contract in hand: the phase is empty (contract_attempt's search)
+        return end_ok(hand, cfg, pub, p, placed)
     snap_save(hand, pub, melds, st, trn, buf)
     was_down = pub[P_DOWN + p]
     if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
