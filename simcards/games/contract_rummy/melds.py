@@ -594,34 +594,35 @@ def _suit_run_need(cfg, s, cnt, lo_out):
                 lo_out[0] = start + 13
                 lo_out[1] = start + 13 + span - 1
         return best
+    held = 0
     for r in range(12):
-        if cnt[s * 13 + r] > 1:
+        c = cnt[s * 13 + r]
+        if c > 1:
             return -1
+        if c:
+            held |= 1 << (r + 2)
     aces = cnt[s * 13 + 12]
     if aces > 2:
         return -1
     for opt in range(3):  # 0: ace low, 1: ace high, 2: both
-        posmask = 0
-        for r in range(12):
-            if cnt[s * 13 + r]:
-                posmask |= 1 << (r + 2)
-        if aces == 1:
-            if opt == 2:
-                continue
-            posmask |= 1 << (1 if opt == 0 else 14)
-        elif aces == 2:
-            if opt != 2:
-                continue
-            posmask |= (1 << 1) | (1 << 14)
-        elif opt > 0:
+        if (aces == 1 and opt == 2) or (aces == 2 and opt != 2) or (aces == 0 and opt > 0):
             continue
-        lo = -1
-        hi = -1
-        for p in range(1, 15):
-            if (posmask >> p) & 1:
-                if lo < 0:
-                    lo = p
-                hi = p
+        posmask = held
+        if aces == 2 or (aces == 1 and opt == 0):
+            posmask |= 1 << 1
+        if aces == 2 or (aces == 1 and opt == 1):
+            posmask |= 1 << 14
+        if posmask == 0:
+            lo = -1
+            hi = -1
+        else:
+            lo = popcount64((posmask & -posmask) - 1)
+            x = posmask
+            x |= x >> 1
+            x |= x >> 2
+            x |= x >> 4
+            x |= x >> 8
+            hi = popcount64(x) - 1
         if lo < pmin or hi > pmax:
             continue
         span = hi - lo + 1

@@ -85,11 +85,13 @@ def isolated(hand, cfg, t):
     if hand[t] > 1:
         return False
     reach = cfg[C_MIN_RUN] - 1
+    base = s * 13
     for d in range(1, reach + 1):
-        for rr in ((r + d) % 13, (r - d) % 13):
-            # ace adjacency to both 2 and K is covered by the modulo
-            if hand[s * 13 + rr]:
-                return False
+        # cyclic neighbours (ace next to both 2 and K); explicit wrap, no modulo
+        up = r + d if r + d < 13 else r + d - 13
+        down = r - d if r >= d else r - d + 13
+        if hand[base + up] or hand[base + down]:
+            return False
     return True
 
 
@@ -103,8 +105,11 @@ def connectivity(hand, t):
     for s2 in range(4):
         if s2 != s:
             c += hand[s2 * 13 + r]
+    base = s * 13
     for d in (1, 2):
-        c += hand[s * 13 + (r + d) % 13] + hand[s * 13 + (r - d) % 13]
+        up = r + d if r + d < 13 else r + d - 13
+        down = r - d if r >= d else r - d + 13
+        c += hand[base + up] + hand[base + down]
     return c
 
 
