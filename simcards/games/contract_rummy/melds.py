@@ -407,6 +407,13 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
         if minimize:
             return d if d <= budget else budget + 1
         return found
+    # Every leaf's sets part costs at least the sets deficiency of the whole hand: taking
+    # cards for runs never helps the sets (the greedy of sets_deficiency is optimal, and the
+    # optimum cannot improve with fewer cards; a forced rank only adds a constraint).
+    sets_floor = sets_deficiency(work, S, cfg, -1, kr)
+    if sets_floor > budget:
+        cfg[C_MAX_JOK] = save_maxj
+        return budget + 1 if minimize else -1
     nc = run_candidates(work, cfg, budget, force_type, cs, clo, clen, ccost, cforce)
     # cheapest windows first: a level stops at the first window over budget
     for i in range(1, nc):
@@ -433,7 +440,7 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
             level -= 1
             continue
         c = idx[level]
-        if cost_sum + ccost[c] > budget:
+        if cost_sum + ccost[c] + sets_floor > budget:
             idx[level] = nc
             continue
         if not runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
