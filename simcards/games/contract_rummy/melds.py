@@ -282,12 +282,24 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
         # positions holding a natural, and those holding the forced card
         have = 0
         forced = 0
-        for p in range(pmin, p_end + 1):
-            t = pos_type(cfg, s, p)
-            if cnt[t] > 0:
-                have |= 1 << p
-                if t == force_type:
-                    forced |= 1 << p
+        if wrap:
+            for p in range(pmin, p_end + 1):
+                t = pos_type(cfg, s, p)
+                if cnt[t] > 0:
+                    have |= 1 << p
+                    if t == force_type:
+                        forced |= 1 << p
+        else:
+            # position p = rank + 2 for deuce..king; the ace sits at 1 and at 14
+            for r in range(13):
+                if cnt[s * 13 + r] > 0:
+                    bits = (1 << 1) | (1 << 14) if r == 12 else 1 << (r + 2)
+                    have |= bits
+                    if s * 13 + r == force_type:
+                        forced |= bits
+            inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
+            have &= inside
+            forced &= inside
         for lo in range(pmin, lo_hi + 1):
             for ln in range(L, longest + 1):
                 hi = lo + ln - 1
