@@ -452,7 +452,8 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
             level -= 1
             continue
         c = idx[level]
-        if cost_sum + ccost[c] + sets_floor > budget:
+        # deeper levels take windows at or after index c: each costs at least ccost[c]
+        if cost_sum + ccost[c] * (R - level) + sets_floor > budget:
             idx[level] = nc
             continue
         if not runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
