@@ -300,7 +300,23 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
             inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
             have &= inside
             forced &= inside
-        for lo in range(pmin, lo_hi + 1):
+        if have == 0:
+            continue  # every window needs a natural (min_naturals_per_meld >= 1)
+        lo_first = pmin
+        lo_last = lo_hi
+        if not wrap:
+            # only windows that reach a natural
+            low_bit = popcount64((have & -have) - 1)
+            if low_bit - longest + 1 > lo_first:
+                lo_first = low_bit - longest + 1
+            x = have
+            x |= x >> 1
+            x |= x >> 2
+            x |= x >> 4
+            x |= x >> 8
+            if popcount64(x) - 1 < lo_last:
+                lo_last = popcount64(x) - 1
+        for lo in range(lo_first, lo_last + 1):
             for ln in range(L, longest + 1):
                 hi = lo + ln - 1
                 if not wrap and hi > pmax:
