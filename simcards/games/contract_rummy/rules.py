@@ -80,7 +80,7 @@ def new_state(trace_rows=0):
 # ------------------------------------------------------------------ small helpers
 
 
-@_NB
+@nb.njit(cache=True, nogil=True, _nrt=False, inline="always")  # a flag test at every call site
 def log(tr, trn, code, seat, a, b, c, d):
     if trn[1] == 0:
         return
