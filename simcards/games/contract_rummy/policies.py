@@ -253,9 +253,9 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
     fheld = stack_int64(4)
     # deadwood: cards outside one best contract arrangement keep ``missing`` where it is
     used = stack_int64(NT)
-    for t in range(NT):
-        used[t] = 0
     if not down and not dump and not pub[P_FINAL_ALL]:
+        for t in range(NT):
+            used[t] = 0
         S = pub[P_S]
         R = pub[P_R]
         sol = stack_int64_2d(MAX_SOL, MF)
