@@ -275,6 +275,9 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     if longest > maxlen:
         longest = maxlen
     wrap = cfg[C_ACE] == ACE_WRAP
+    if not wrap and longest == L:
+        return _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj,
+                                    cs, clo, clen, ccost, cforce)
     lo_hi = pmax if not wrap else 25
     p_end = pmax if not wrap else lo_hi + longest - 1  # last position any window reaches
     n = 0
@@ -333,6 +336,64 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
                 clen[n] = ln
                 ccost[n] = cost
                 cforce[n] = 1 if forced & w else 0
+                n += 1
+    return n
+
+
+@_NB
+def _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj, cs, clo, clen, ccost, cforce):
+    """run_candidates for L-long windows without wrap, already in the sorted order (cost,
+    suit, lo): bit-sliced counts give every window's naturals at once, so there is no
+    branch per window."""
+    # masks of the natural positions (and the forced card's) per suit
+    have = stack_int64(4)
+    forced = stack_int64(4)
+    for s in range(4):
+        h = 0
+        f = 0
+        for r in range(13):
+            if cnt[s * 13 + r] > 0:
+                bits = (1 << 1) | (1 << 14) if r == 12 else 1 << (r + 2)
+                h |= bits
+                if s * 13 + r == force_type:
+                    f |= bits
+        inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
+        have[s] = h & inside
+        forced[s] = f & inside
+    starts = ((1 << (pmax - L + 2)) - 1) ^ ((1 << pmin) - 1)  # lo = pmin .. pmax - L + 1
+    top = budget if budget < maxj else maxj
+    if top > L - need:
+        top = L - need
+    n = 0
+    for cost in range(top + 1):
+        nat = L - cost
+        for s in range(4):
+            h = have[s]
+            # bit lo of (c2 c1 c0) = naturals in positions lo .. lo + L - 1
+            c0 = 0
+            c1 = 0
+            c2 = 0
+            f = 0
+            for i in range(L):
+                x = h >> i
+                k0 = c0 & x
+                c0 ^= x
+                k1 = c1 & k0
+                c1 ^= k0
+                c2 ^= k1
+                f |= forced[s] >> i
+            m = starts
+            m &= c0 if nat & 1 else ~c0
+            m &= c1 if nat & 2 else ~c1
+            m &= c2 if nat & 4 else ~c2
+            while m:
+                lo = popcount64((m & -m) - 1)
+                m &= m - 1
+                cs[n] = s
+                clo[n] = lo
+                clen[n] = L
+                ccost[n] = cost
+                cforce[n] = (f >> lo) & 1
                 n += 1
     return n
 
