@@ -293,16 +293,7 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
                     if t == force_type:
                         forced |= 1 << p
         else:
-            # position p = rank + 2 for deuce..king; the ace sits at 1 and at 14
-            for r in range(13):
-                if cnt[s * 13 + r] > 0:
-                    bits = (1 << 1) | (1 << 14) if r == 12 else 1 << (r + 2)
-                    have |= bits
-                    if s * 13 + r == force_type:
-                        forced |= bits
-            inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
-            have &= inside
-            forced &= inside
+            have, forced = _suit_positions(cnt, s, force_type, pmin, pmax)
         if have == 0:
             continue  # every window needs a natural (min_naturals_per_meld >= 1)
         lo_first = pmin
@@ -340,6 +331,22 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     return n
 
 
+@_NBI
+def _suit_positions(cnt, s, force_type, pmin, pmax):
+    """(positions holding a natural of suit s, positions of ``force_type``) as bitmasks,
+    without wrap: position = rank + 2 for deuce..king, the ace at 1 and at 14."""
+    have = 0
+    forced = 0
+    for r in range(13):
+        if cnt[s * 13 + r] > 0:
+            bits = (1 << 1) | (1 << 14) if r == 12 else 1 << (r + 2)
+            have |= bits
+            if s * 13 + r == force_type:
+                forced |= bits
+    inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
+    return have & inside, forced & inside
+
+
 @_NB
 def _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj, cs, clo, clen, ccost, cforce):
     """run_candidates for L-long windows without wrap, already in the sorted order (cost,
@@ -349,17 +356,7 @@ def _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj, cs,
     have = stack_int64(4)
     forced = stack_int64(4)
     for s in range(4):
-        h = 0
-        f = 0
-        for r in range(13):
-            if cnt[s * 13 + r] > 0:
-                bits = (1 << 1) | (1 << 14) if r == 12 else 1 << (r + 2)
-                h |= bits
-                if s * 13 + r == force_type:
-                    f |= bits
-        inside = ((1 << (pmax + 1)) - 1) ^ ((1 << pmin) - 1)
-        have[s] = h & inside
-        forced[s] = f & inside
+        have[s], forced[s] = _suit_positions(cnt, s, force_type, pmin, pmax)
     starts = ((1 << (pmax - L + 2)) - 1) ^ ((1 << pmin) - 1)  # lo = pmin .. pmax - L + 1
     top = budget if budget < maxj else maxj
     if top > L - need:
