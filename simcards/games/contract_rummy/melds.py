@@ -816,40 +816,27 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     """
     if discard_type >= 0 and cnt[discard_type] == 0:
         return -1
-    # the suit count test first, on cnt: most calls stop here
-    suits = 0
-    for s in range(4):
-        for r in range(13):
-            t = s * 13 + r
-            if cnt[t] > (1 if t == discard_type else 0):
-                suits |= 1 << s
-                break
-    if popcount64(suits) != R:
-        return -1
     work = stack_int64(NT)
     for t in range(NT):
         work[t] = cnt[t]
     if discard_type >= 0:
         work[discard_type] -= 1
+    fits = stack_int64_2d(4, 5)
+    final_fits(work, cfg, fits)
+    if not final_go_out_ok(work, R, cfg, -1, fits):
+        return -1
     pmin, pmax, maxlen = pos_bounds(cfg)
     wrap = cfg[C_ACE] == ACE_WRAP
     L = cfg[C_MIN_RUN]
-    J = work[JOKER]
-    need_tot = 0
-    room_tot = 0
-    fits = stack_int64_2d(4, 4)
     maxj = cfg[C_MAX_JOK]
+    suits = 0
+    need_tot = 0
     for s in range(4):
-        if not (suits >> s) & 1:
-            continue
-        if _final_suit_fit(cfg, s, work, fits[s]) < 0:
-            return -1
-        need_tot += fits[s, 0]
-        room_tot += fits[s, 3]
-    if need_tot > J or J - need_tot > room_tot:
-        return -1
+        if fits[s, 4] > 0:
+            suits |= 1 << s
+            need_tot += fits[s, 0]
     # build: gaps, then extend to L, then spare jokers
-    spare = J - need_tot
+    spare = work[JOKER] - need_tot
     n = 0
     for s in range(4):
         if not (suits >> s) & 1:
@@ -1001,6 +988,18 @@ def final_combine(best, natc, R, jokers):
 
 
 @_NB
+def final_costs(cnt, cfg, R, fbest, fnat, fheld):
+    """final_missing(cnt), leaving each suit's best window cost, naturals and held ranks
+    in fbest, fnat, fheld (policies change one suit and recombine)."""
+    for s in range(4):
+        held, n_s = suit_held(cnt, s)
+        fbest[s] = final_window_cost(cfg, held, n_s)
+        fnat[s] = n_s
+        fheld[s] = held
+    return final_combine(fbest, fnat, R, cnt[JOKER])
+
+
+@_NB
 def final_missing(cnt, R, cfg):
     """Policy metric for the all-at-once final deal: jokers/cards still needed to go out.
 
@@ -1008,15 +1007,7 @@ def final_missing(cnt, R, cfg):
     outside it), keeps the R best suits, counts every natural of other suits as a
     stray, then credits the jokers held and the one final discard.
     """
-    best = stack_int64(4)
-    natc = stack_int64(4)
-    for s in range(4):
-        best[s] = final_suit_cost(cnt, cfg, s)
-        n = 0
-        for r in range(13):
-            n += cnt[s * 13 + r]
-        natc[s] = n
-    return final_combine(best, natc, R, cnt[JOKER])
+    return final_costs(cnt, cfg, R, stack_int64(4), stack_int64(4), stack_int64(4))
 
 
 # ------------------------------------------------------------------ lay-offs

@@ -32,8 +32,8 @@ from simcards.core.rng import below
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
-    deficiency, deficiency_solution, final_combine, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
-    penalty, suit_held, MAX_SOL, MF,
+    deficiency, deficiency_solution, final_combine, final_costs, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
+    penalty, MAX_SOL, MF,
 )
 from simcards.games.contract_rummy.view import (
     MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
@@ -140,18 +140,6 @@ def solution_naturals(cfg, m, used):
     else:
         for s in range(4):
             used[s * 13 + m[M_KEY]] += (m[M_NAT] >> (4 * s)) & 15
-
-
-@_help
-def final_costs(hand, cfg, R, fbest, fnat, fheld):
-    """final_missing(hand), leaving each suit's best window cost, naturals and held ranks
-    in fbest, fnat, fheld."""
-    for s in range(4):
-        held, n_s = suit_held(hand, s)
-        fbest[s] = final_window_cost(cfg, held, n_s)
-        fnat[s] = n_s
-        fheld[s] = held
-    return final_combine(fbest, fnat, R, hand[JOKER])
 
 
 @_help
