@@ -201,7 +201,9 @@ class Ref:
                 self.down_turn = [None] * self.n
                 self.buys = [0] * self.n
                 self.turn, self.seat, self.open_meld, self.contract_melds = 0, None, None, None
-                self.final_all = v.final_deal_all_at_once and a == len(v.contracts)
+                # 3.6 covers a final contract of runs only; one with sets is an ordinary deal
+                self.final_all = (v.final_deal_all_at_once and a == len(v.contracts)
+                                  and v.contract_pairs()[-1][0] == 0)
                 self.ended = False
                 self.expect_seat = (p + 1) % self.n
             elif code == R.E_HAND:

@@ -43,8 +43,21 @@ class MeldText:
 
     def text(self):
         if self.kind == 1:
-            return "{" + " ".join(self.cards[p] for p in sorted(self.cards)) + "}"
+            return "{" + " ".join(self.cards[p] for p in run_order(self.cards, self.wrap)) + "}"
         return "{" + " ".join(self.set_cards) + "}"
+
+
+def run_order(positions, wrap: bool) -> list[int]:
+    """A run's positions in playing order. Under ``ace_mode=wrap`` positions are cyclic
+    (mod 13), so the run starts after the largest gap: K A 2 3 4, not A 2 3 4 K."""
+    order = sorted(positions)
+    if not wrap or len(order) < 2:
+        return order
+    gaps = [(order[(i + 1) % len(order)] - order[i]) % 13 for i in range(len(order))]
+    if gaps[-1] == max(gaps):  # the largest gap is already between the last and the first
+        return order
+    start = gaps.index(max(gaps)) + 1
+    return order[start:] + order[:start]
 
 
 def format_trace(tr: np.ndarray, variant) -> str:

@@ -21,9 +21,9 @@ from simcards.games.contract_rummy.melds import (
     C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
     C_EXHAUST, C_EXTRA_CARDS, C_EXTRA_MELDS, C_FINAL_ALL, C_FINAL_DISC, C_FIRST_DEALER, C_GO_OUT_DISC,
     C_HANDS, C_JOKERS, C_LAYOFF_SAME, C_MAX_BUYS, C_MAX_DEPTH, C_MAX_TURNS, C_MIN_RUN, C_NDEALS,
-    C_NO_RETURN, C_NPL, C_RUN_SUITS, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
+    C_NO_RETURN, C_NPL, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
     C_TAKE_AFTER, C_TIE, DISC_FORBIDDEN, DISC_OPTIONAL, DISC_REQUIRED, INF, JOKER, M_CONTRACT, M_HI,
-    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, SUITS_DISTINCT, add_to_meld,
+    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, add_to_meld,
     final_fits, final_go_out, final_go_out_ok, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
     pos_bounds, pos_type, popcount64,
 )
@@ -217,7 +217,9 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
     pub[P_S] = cfg[C_CONTRACTS + 2 * k]
     pub[P_R] = cfg[C_CONTRACTS + 2 * k + 1]
     pub[P_HAND_SIZE] = h
-    pub[P_FINAL_ALL] = 1 if (cfg[C_FINAL_ALL] and k == cfg[C_NDEALS] - 1) else 0
+    # 3.6 defines the all-at-once deal for a final contract of runs only; a custom final
+    # contract with sets is played like any other deal (docs/games/contract-rummy.md, decisions)
+    pub[P_FINAL_ALL] = 1 if (cfg[C_FINAL_ALL] and k == cfg[C_NDEALS] - 1 and pub[P_S] == 0) else 0
     if trn[1]:
         log(tr, trn, E_DEAL, dealer, k + 1, h, pub[P_S], pub[P_R])
         for q in range(n):
@@ -669,7 +671,7 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
                 continue
             if opt == target and hand[opt] < 2:
                 continue
-        if pub[P_S] == 0 and cfg[C_RUN_SUITS] == SUITS_DISTINCT and final_go_out_ok(hand, R, cfg, opt, fits):
+        if pub[P_S] == 0 and final_go_out_ok(hand, R, cfg, opt, fits):
             n = final_go_out(hand, R, cfg, opt, sol)
         else:
             n = -1
