@@ -184,6 +184,24 @@ def test_replay_text():
     assert "Game 1 won by" in text or "unfinished" in text
 
 
+def test_tournament_replay_numbers_its_games():
+    """Every hand is labelled with its own game (it said "Game 1" for every hand)."""
+    import re
+
+    v = CutthroatVariant(target_score=100, tournament_wins=2)
+    text = GAME.replay("tournament", v, CATALOG.table(["expert"] * 3), 3, 0)
+    ended = [int(g) for g in re.findall(r"^== Game (\d+) (?:won|unfinished)", text, re.M)]
+    assert len(ended) >= 2 and ended == list(range(1, len(ended) + 1))
+    game = 1
+    for line in text.splitlines():
+        hand = re.match(r"== Game (\d+), hand (\d+):", line)
+        if hand:
+            assert int(hand.group(1)) == game, line
+        over = re.match(r"== Game (\d+) (won|unfinished)", line)
+        if over:
+            game = int(over.group(1)) + 1
+
+
 def test_deal_is_uniform_statistically(deal_df):
     """Mean trumps dealt per seat is 13 * 17 / 51 (tolerance: 4 standard errors of the sample)."""
     for s in range(3):

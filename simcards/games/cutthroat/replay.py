@@ -32,10 +32,11 @@ def format_trace(trace: np.ndarray, variant) -> str:
     won = [0] * n
     captured: list[list[str]] = [[] for _ in range(n)]
     seat = lambda s: f"{SEAT_NAMES[s]}(seat {s})"  # noqa: E731
+    game = 1  # the hand events do not carry the game number: count the game events
     for ev, a, b, c, d, e in trace.tolist():
         if ev == rules.EV_HAND:
             lines.append("")
-            lines.append(f"== Game {c + 1}, hand {a + 1}: dealer {seat(b)}")
+            lines.append(f"== Game {game}, hand {a + 1}: dealer {seat(b)}")
         elif ev == rules.EV_DEAL:
             lines.append(f"  {seat(a)}: {_hand_text(b)}")
         elif ev == rules.EV_REDEAL:
@@ -63,6 +64,7 @@ def format_trace(trace: np.ndarray, variant) -> str:
         elif ev == rules.EV_GAME:
             result = f"won by {seat(b)}" if b >= 0 else "unfinished (max_hands)"
             lines.append(f"== Game {a + 1} {result} after {c} hands")
+            game = a + 2
         elif ev == rules.EV_TOURNAMENT:
             result = f"won by {seat(a)}" if a >= 0 else "unfinished"
             lines.append(f"== Tournament {result} after {b} games")

@@ -46,7 +46,7 @@ LEAD_LEFT, LEAD_LOWEST_CLUB = 0, 1
 MISDEAL_NONE, MISDEAL_NO_SPADES, MISDEAL_ONE_SPADE, MISDEAL_NO_FACE = 0, 1, 2, 3
 
 # trace events: [event, a, b, c, d, e]
-EV_HAND = 1    # hand number in game, dealer, game number, hand number in record
+EV_HAND = 1    # hand number in game, dealer, 0, hand number in record
 EV_DEAL = 2    # seat, hand mask
 EV_REDEAL = 3  # seat that called it (-1: automatic), redeal number
 EV_BID = 4     # seat, bid code, blind (0/1), legal blind mask, legal open mask
