@@ -48,6 +48,7 @@ class ParamSpec:
     nullable: bool = False
     count: int | None = None  # cards: exact number of cards, if fixed; codes/ints: max length
     seats: int | None = None  # seat: number of seats (0..seats-1 or "random")
+    values: tuple = ()  # int: the only allowed values, when they are not a whole range (e.g. 0 or 2)
 
     def allowed(self) -> str:
         """Human-readable description of the allowed values."""
@@ -67,7 +68,9 @@ class ParamSpec:
             if self.count:
                 text += f" (at most {self.count})"
         elif self.kind == "seat":
-            text = "0.." + str((self.seats or 1) - 1) + " or random" if self.seats else "seat or random"
+            text = f"random or a seat 0..{self.seats - 1}" if self.seats else "random or a seat"
+        elif self.values:
+            text = ", ".join(str(v) for v in self.values[:-1]) + f" or {self.values[-1]}"
         else:
             lo = "" if self.min is None else f">= {self.min:g}"
             hi = "" if self.max is None else f"<= {self.max:g}"
@@ -81,7 +84,7 @@ class ParamSpec:
 
 def param(default: Any, *, help: str, choices: Iterable[str] = (), min: float | None = None,
           max: float | None = None, nullable: bool = False, kind: str | None = None,
-          count: int | None = None, seats: int | None = None) -> Any:
+          count: int | None = None, seats: int | None = None, values: Iterable[int] = ()) -> Any:
     """Declare one house-rule parameter (see module docstring)."""
     choices = tuple(choices)
     if kind is None:
@@ -96,7 +99,7 @@ def param(default: Any, *, help: str, choices: Iterable[str] = (), min: float | 
     if kind in ("cards", "codes", "ints") and isinstance(default, (list, tuple)):
         default = tuple(default)
     spec = ParamSpec(kind=kind, help=help, choices=choices, min=min, max=max,
-                     nullable=nullable, count=count, seats=seats)
+                     nullable=nullable, count=count, seats=seats, values=tuple(values))
     return field(default=default, metadata={"param": spec})
 
 
@@ -264,14 +267,19 @@ def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
     if spec.kind == "seat":
         if isinstance(value, str) and value.strip().lower() == "random":
             return "random"
-        number = _as_int(where, value)
-        if spec.seats is not None and not 0 <= number < spec.seats:
-            raise SimcardsError(f"{where} must be random or a seat 0..{spec.seats - 1}; got {value!r}")
+        try:
+            number = _as_int(where, value)
+        except SimcardsError:
+            number = None
+        if number is None or (spec.seats is not None and not 0 <= number < spec.seats):
+            raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
         return number
     number = _as_float(where, value) if spec.kind == "float" else _as_int(where, value)
     if spec.min is not None and number < spec.min:
         raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
     if spec.max is not None and number > spec.max:
+        raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
+    if spec.values and number not in spec.values:
         raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
     return number
 

@@ -150,7 +150,7 @@ class ContractRummyVariant(Variant):
         if self.max_turns_per_deal < n:
             raise SimcardsError(f"{where} max_turns_per_deal must be >= num_players ({n})")
         if self.first_dealer != "random" and int(self.first_dealer) >= n:
-            raise SimcardsError(f"{where} first_dealer must be random or a seat 0..{n - 1}")
+            raise SimcardsError(f"{where} first_dealer must be random or a seat 0..{n - 1}; got {self.first_dealer!r}")
         if self.contract > len(self.contracts):
             raise SimcardsError(f"{where} contract must be 1..{len(self.contracts)} (the deal to simulate)")
 

@@ -26,7 +26,7 @@ class CutthroatVariant(Variant):
     game_name: ClassVar[str] = "cutthroat"
 
     num_players: int = param(3, min=3, max=5, help="Game form: 3, 4 or 5 players (1.3).")
-    jokers: int = param(0, min=0, max=3, help="0; 2 or 3 jokers only with 5 players (1.3).")
+    jokers: int = param(0, values=(0, 2, 3), help="0; 2 or 3 jokers only with 5 players (1.3).")
     target_score: int = param(500, min=1, help="Score that ends a game (5.7).")
     tournament_wins: int = param(5, min=1, help="Win tokens needed to win a tournament (5.8).")
     bag_mode: str = param("accumulate", choices=("accumulate", "per_bag", "none"),

@@ -97,7 +97,8 @@ def prepare(variant, request):
     hand_text = " ".join(format_card(c) for c in cards)
     options = tuple(sorted({int(VAL[c]) for c in cards if VAL[c] >= variant.min_bid_value}))
     if not options:
-        raise SimcardsError(f"seep bid: {hand_text} holds no card of value {variant.min_bid_value}..13 (9 T J Q K), "
+        ranks = " ".join("A23456789TJQK"[v - 1] for v in range(variant.min_bid_value, 14))
+        raise SimcardsError(f"seep bid: {hand_text} holds no card of value {variant.min_bid_value}..13 ({ranks}), "
                             f"so no bid is possible: the bidder shows the cards and the same dealer deals again "
                             f"(rules 2.3)")
     if request.bids:

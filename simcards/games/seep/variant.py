@@ -14,7 +14,7 @@ class SeepVariant(Variant):
 
     game_name: ClassVar[str] = "seep"
 
-    num_players: int = param(4, min=2, max=4, help="4 (the partnership game) or 2 (the optional two-player game, 6.2).")
+    num_players: int = param(4, values=(2, 4), help="4 (the partnership game) or 2 (the optional two-player game, 6.2).")
     min_bid_value: int = param(9, min=9, max=13, help="Lowest bid; redeal if the bidder holds no card of value min_bid_value..13.")
     min_house_value: int = param(9, min=2, max=9, help="Experimental: lowest house value (at most min_bid_value).")
     capture_sums: bool = param(True, help="Groups of loose cards summing to the played value may be captured.")

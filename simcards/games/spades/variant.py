@@ -53,7 +53,7 @@ class SpadesVariant(Variant):
     ten_for_two_hundred_min_bid: int = param(10, min=10, max=13, help="Smallest contract that is doubled.")
     ten_for_two_hundred_set_doubled: bool = param(True, help="Whether a set of such a contract is also doubled.")
     boston_bonus: int = param(0, min=0, help="Bonus for a team of two number bidders winning all 13 tricks; 0 = off.")
-    jokers: int = param(0, min=0, max=2, help="2 = joker deck of 1.3.2 (BJ, LJ replace two deuces); 0 = standard.")
+    jokers: int = param(0, values=(0, 2), help="2 = joker deck of 1.3.2 (BJ, LJ replace two deuces); 0 = standard.")
     joker_removed_cards: tuple = param(("2C", "2D"), kind="cards", count=2, choices=NON_SPADE_DEUCES,
                                        help="Two distinct non-spade deuces removed when jokers are added.")
     misdeal_condition: str = param("none", choices=("none", "no_spades", "at_most_one_spade", "no_face_cards"),
