@@ -15,6 +15,7 @@ import re
 import numba as nb
 import numpy as np
 
+from simcards.core import jit  # noqa: F401  (installs the stale-proof cache stamps before any @njit)
 from simcards.core.errors import SimcardsError
 
 SUITS = "CDHS"

@@ -1,0 +1,100 @@
+"""Numba's on-disk cache, made safe against edited helpers.
+
+Numba's cache (``cache=True``) checks only the source file of the function it caches. A
+kernel in ``games/spades/rules.py`` that calls a helper in ``core/tricks.py`` would keep
+running the *old* helper after the helper is edited, until someone deletes ``__pycache__``
+by hand (numba issue #6845, "stale cache"). The locators below stamp every cached function
+of simcards with a hash of all the sources it can call: its own file, ``core/`` and its
+own top-level package (``games/<game>/`` for a game; games never import each other). Edit
+any of them and the affected kernels recompile; edit another game and they do not.
+
+Importing this module installs the locators; ``simcards.core.cards`` imports it, so every
+compiled module of simcards has it before its first ``@njit``. A test checks that every
+cached dispatcher of the package uses them. It relies on numba's cache-locator classes,
+one reason numba is pinned to the tested minor version in ``pyproject.toml``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parents[1]
+_ROOTS: list[Path] = [PACKAGE]
+
+
+def track(root: str | Path) -> None:
+    """Give the sources under ``root`` (laid out like the package: ``core/``, ``games/<g>/``)
+    the same cache stamps as simcards' own (used by the tests)."""
+    path = Path(root).resolve()
+    if path not in _ROOTS:
+        _ROOTS.append(path)
+
+
+@functools.lru_cache(maxsize=None)
+def _folder_digest(folder: Path) -> str:
+    """sha256 over the names and contents of every ``.py`` file under ``folder``."""
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*.py")):
+        h.update(str(f.relative_to(folder)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def scope_digest(py_file: str | Path) -> str | None:
+    """Hash of the sources a compiled function in ``py_file`` may call, or None when the
+    file is not under a tracked root (user policy files keep numba's own stamp)."""
+    path = Path(py_file).resolve()
+    for root in _ROOTS:
+        try:
+            parts = path.relative_to(root).parts
+        except ValueError:
+            continue
+        folders = [root / "core"]
+        if parts[0] == "games" and len(parts) > 2:
+            folders.append(root / "games" / parts[1])
+        elif parts[0] != "core" and len(parts) > 1:
+            folders.append(root / parts[0])
+        return "+".join(_folder_digest(f) for f in folders if f.is_dir())
+    return None
+
+
+class _ScopeStampMixin:
+    """A numba cache locator whose source stamp covers the function's whole call scope."""
+
+    def get_source_stamp(self):
+        return (super().get_source_stamp(), scope_digest(self._py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if scope_digest(py_file) is None:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class UserProvidedScopeLocator(_ScopeStampMixin, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR`` when set."""
+
+
+class InTreeScopeLocator(_ScopeStampMixin, caching.InTreeCacheLocator):
+    """``__pycache__`` beside the source (the usual case)."""
+
+
+class UserWideScopeLocator(_ScopeStampMixin, caching.UserWideCacheLocator):
+    """The user-wide cache folder when the source tree is read-only."""
+
+
+LOCATORS = (UserProvidedScopeLocator, InTreeScopeLocator, UserWideScopeLocator)
+
+
+def install() -> None:
+    """Put the scope-stamped locators first in numba's list (idempotent)."""
+    classes = caching.CacheImpl._locator_classes
+    for cls in reversed(LOCATORS):
+        if cls not in classes:
+            classes.insert(0, cls)
+
+
+install()
