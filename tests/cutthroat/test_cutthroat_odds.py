@@ -12,7 +12,7 @@ from simcards.core.cards import cards_of, parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.game import OddsRequest
 from simcards.games.cutthroat import GAME, referee, rules
-from simcards.games.cutthroat.layout import B_B6, B_BN, B_SM, NIL, bid_name
+from simcards.games.cutthroat.layout import B_1F, B_B6, B_BN, B_SM, NIL, bid_name
 from simcards.games.cutthroat.odds import BID, LOOK, bags_from_scores, column, prepare, recommended, simulate
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import CutthroatVariant, form_of
@@ -350,3 +350,19 @@ def test_unsupported_variant_is_refused():
     q, out = run(request(), V3.replace(misdeal_condition="at_most_one_spade"), n=100)
     hands = hands_of(out, 3)
     assert (count(hands[:, 1], SPADES) >= 2).all() and (count(hands[:, 2], SPADES) >= 2).all()
+
+
+def test_basic_plays_its_nil_and_its_one_for_fifty_as_bid():
+    """Issue 14 check: basic plays every special contract it can bid the way the bid requires.
+    On a plain Nil hand its Nil and 1F succeed about as often as expert's (same deals)."""
+    weak = "2S 3S 4S 2H 3H 4H 5H 7H 2D 3D 4D 5D 8D 3C 4C 6C 7C"
+    n = 2000
+    got = {}
+    for name in ("basic", "expert"):
+        q, out = run(request(weak), table=CATALOG.table([name] * 3), n=n, seed=23)
+        got[name] = {code: col(out, code, "made") for code in (NIL, B_1F)}
+    for code in (NIL, B_1F):
+        diff = got["basic"][code].astype(float) - got["expert"][code]
+        assert set(np.unique(got["basic"][code])) <= {0, 1}
+        assert diff.mean() > -0.03 - 4 * diff.std(ddof=1) / np.sqrt(n), (code, got["basic"][code].mean())
+    assert got["basic"][NIL].mean() > 0.9
