@@ -397,7 +397,7 @@ ODDS_EPILOG = """\b
 Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
   simcards bid spades --hand "..." --bids "E=3" --scores 310:420 --precision 0.005
-  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95
+  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95 --bags 0:0:5
   simcards bid seep --hand "KS 9H 3D 5C"
   simcards trump kierki --cards "AS KS 5H 2D 9C"
   simcards odds contract-rummy --deal 3 --players 4 --hand "<10 cards>"
