@@ -97,3 +97,23 @@ def test_basic_plays_a_nil_as_a_nil():
     assert diff.mean() > -0.03 - half, (basic.mean(), expert.mean())
     low, _ = proportion_confint(int(basic.sum()), n, alpha=0.001, method="wilson")
     assert low > 0.85, basic.mean()  # the old basic made 0.80 here
+
+
+# ---------------------------------------------------------------- the default and the policies line
+
+
+def test_run_and_compare_default_to_expert_and_say_so(tmp_path):
+    """Issue 14: every run defaults to the strongest built-in (expert) and names the policies."""
+    from click.testing import CliRunner
+
+    from simcards.cli import main
+
+    assert GAME.default_policy == "expert"
+    res = CliRunner().invoke(main, ["run", "spades", "--deals", "200", "--seat-policy", "1=basic", "--quiet",
+                                    "--threads", "1", "--out", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    assert "policies: expert at every seat but seat 1 basic" in res.output
+    res = CliRunner().invoke(main, ["compare", "spades", "--arm", "name=a", "--arm", "bag_limit=5,name=b", "--deals",
+                                    "200", "--policy", "basic", "--threads", "1", "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    assert "policies: basic at every seat" in res.output
