@@ -39,9 +39,9 @@ def test_basic_does_not_leave_a_lone_card_to_sweep():
     assert (state[S_BIDDER] + state[S_PLAY] - 1) % 4 == seat
     i, moves, view = _choice(_greedy_move(), state, seat)
     assert moves[i, M_KIND] == CAPTURE and moves[i, M_CARD] == parse_cards("3C")[0]
-    assert sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view))
+    assert sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view), sp.houses_mask(view))
     i, moves, view = _choice(sp.basic_move, state, seat)
-    assert not sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view))
+    assert not sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view), sp.houses_mask(view))
 
 
 def test_basic_still_moves_when_every_move_leaves_a_sweep():
@@ -50,7 +50,7 @@ def test_basic_still_moves_when_every_move_leaves_a_sweep():
     state = make_state(seat, {seat: "7H", 2: "7C", 3: "4C", 0: "6C"}, play=45)
     i, moves, view = _choice(sp.basic_move, state, seat)
     assert len(moves) == 1 and i == 0
-    assert sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view))
+    assert sp.gives_lone_sweep(view, moves, i, sp.unseen_cards(view), sp.houses_mask(view))
 
 
 def test_basic_sweeps_at_most_one_and_a_half_times_per_deal():

@@ -196,12 +196,12 @@ def basic_score(view, moves, i, houses, bonus):
 
 
 @hot
-def floor_after(view, moves, i):
-    """(loose cards, house values mask) on the floor after move ``i``."""
+def floor_after(view, moves, i, houses):
+    """(loose cards, house values mask) on the floor after move ``i``; ``houses`` is the
+    house values mask before it (``houses_mask``)."""
     kind = moves[i, M_KIND]
     target = moves[i, M_TARGET]
     loose = view[S_LOOSE]
-    houses = houses_mask(view)
     if kind == CAPTURE:
         loose &= ~moves[i, M_LOOSE]
         if moves[i, M_HOUSE]:
@@ -219,11 +219,12 @@ def floor_after(view, moves, i):
 
 
 @hot
-def gives_lone_sweep(view, moves, i, unseen):
+def gives_lone_sweep(view, moves, i, unseen, houses):
     """Whether move ``i`` leaves a floor that one card of the next player can take whole
     (a lone card, a lone house, or one obvious group, as ``sweepable_value`` sees it)
-    with a card of that value still unseen by the decider."""
-    loose, houses = floor_after(view, moves, i)
+    with a card of that value still unseen by the decider. ``unseen``: ``unseen_cards``;
+    ``houses``: the house values mask before the move."""
+    loose, houses = floor_after(view, moves, i, houses)
     nh = ncards(houses)
     if nh > 1 or (loose == 0 and nh == 0):
         return False
@@ -247,7 +248,7 @@ def basic_move(view, moves, n, rng):
     pick = 0
     for i in range(n):
         s = basic_score(view, moves, i, houses, bonus)
-        if gives_lone_sweep(view, moves, i, unseen):
+        if gives_lone_sweep(view, moves, i, unseen, houses):
             s -= 1000.0
         take, best, ties = better(s, best, ties, rng)
         if take:
