@@ -59,6 +59,13 @@ def _seat_policies(values) -> dict[int, str]:
     return out
 
 
+def _policies_line(base: str, seat_policy: dict[int, str]) -> str:
+    """One line naming the policies that played (answers depend on them: docs/guide.md)."""
+    line = f"policies: {base} at every seat"
+    others = [f"seat {s} {p}" for s, p in sorted(seat_policy.items()) if p != base]
+    return line + (" but " + ", ".join(others) if others else "")
+
+
 def _shortcut_pairs(game, players, deal_type, contract) -> list[str]:
     pairs = []
     for option, value in (("players", players), ("deal-type", deal_type), ("contract", contract)):
@@ -230,6 +237,8 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         sys.exit(130)
     if not quiet:
         _print_summary(result.summary)
+    played = list(result.spec.policies)
+    click.echo(_policies_line(max(played, key=played.count), dict(enumerate(played))))
     done = f"{result.spec.count:,} {result.spec.unit}s"
     if result.computed_chunks:
         done += f" in {result.seconds:.1f} s ({result.rate:,.0f}/s)"
@@ -319,6 +328,7 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
                          progress=False, deals=deals, games=games, tournaments=tournaments, baazis=baazis,
                          matches=matches)
     print_differences(result, click.echo)
+    click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:
         click.echo(f"warning: precision {precision} not reached within {result.count:,} {result.unit}s per arm "
                    f"(raise --max-count)", err=True)
@@ -340,7 +350,8 @@ def odds_options(f):
         click.option("--players", type=int, help="Number of players (games with several forms)."),
         click.option("--preset", help="Named house-rule set."),
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter."),
-        click.option("--policy", help="Policy of every seat for the play (default: the game's basic)."),
+        click.option("--bags", default="", help="Spades/Cutthroat: bag counters before this deal, in --scores order, e.g. 3:7."),
+        click.option("--policy", help="Policy of every seat for the play (default: the game's strongest, expert)."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deals."),
         click.option("--deals", type=int, help="Exactly this many deals (default 20,000)."),
@@ -354,11 +365,14 @@ def odds_options(f):
     return f
 
 
-def _odds_command(command, game, hand, seat, dealer, bids, scores, require, accept, deal_number, players, preset,
-                  settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot):
+def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, players,
+                  preset, settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot):
     from simcards.api import hand_odds
     from simcards.core.game import get_game
 
+    if bags and not scores:
+        _fail("--bags goes with --scores (the bag counters of a game in progress)")
+    scores = ":".join(x for x in (scores, bags) if x)
     g = get_game(game)
     pairs = list(settings) + _shortcut_pairs(g, players, None, None)
     options = {"deal": deal_number} if deal_number is not None else {}
@@ -367,6 +381,9 @@ def _odds_command(command, game, hand, seat, dealer, bids, scores, require, acce
                        seat_policy=_seat_policies(seat_policy), seed=seed, deals=deals, precision=precision,
                        max_deals=max_deals, threads=threads, plot=plot)
     _print_table(result.table, max_rows=80)
+    for note in result.table.attrs.get("notes", ()):
+        click.echo(note)
+    click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)))
     line = f"{result.deals:,} deals in {result.seconds:.1f} s"
     if precision is not None:
         line += (f"; every rate's 95 % half-width is at most {precision:g}" if result.resolved else
@@ -380,7 +397,7 @@ ODDS_EPILOG = """\b
 Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
   simcards bid spades --hand "..." --bids "E=3" --scores 310:420 --precision 0.005
-  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95
+  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95 --bags 0:0:5
   simcards bid seep --hand "KS 9H 3D 5C"
   simcards trump kierki --cards "AS KS 5H 2D 9C"
   simcards odds contract-rummy --deal 3 --players 4 --hand "<10 cards>"

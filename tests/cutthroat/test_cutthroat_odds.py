@@ -12,7 +12,7 @@ from simcards.core.cards import cards_of, parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.game import OddsRequest
 from simcards.games.cutthroat import GAME, referee, rules
-from simcards.games.cutthroat.layout import B_B6, B_BN, B_SM, NIL, bid_name
+from simcards.games.cutthroat.layout import B_1F, B_B6, B_BN, B_SM, NIL, bid_name
 from simcards.games.cutthroat.odds import BID, LOOK, bags_from_scores, column, prepare, recommended, simulate
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import CutthroatVariant, form_of
@@ -58,14 +58,17 @@ def count(masks, suit_mask):
 def test_cli_end_to_end(tmp_path):
     plot = tmp_path / "bids.png"
     res = CliRunner().invoke(main, ["bid", "cutthroat", "--players", "3", "--hand", HAND, "--scores", "120:180:95",
-                                    "--deals", "300", "--threads", "1", "--plot", str(plot)])
+                                    "--bags", "3:0:7", "--deals", "300", "--threads", "1", "--plot", str(plot)])
     assert res.exit_code == 0, res.output
     for text in ("P(success)", "points 95% CI", "P(win game)", "best for game", "recommended", "B6 (if blind)",
-                 "BN (if blind)", "seat 1 bids", "seat 2 bids", "300 deals"):
+                 "BN (if blind)", "seat 1 bids", "seat 2 bids", "300 deals",
+                 "bag counters used: seat 0 3, seat 1 0, seat 2 7 (given)", "policies: expert at every seat"):
         assert text in res.output
     assert plot.stat().st_size > 10_000
     res = CliRunner().invoke(main, ["bid", "cutthroat", "--hand", "AS KS"])
     assert res.exit_code == 2 and "17 cards" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["bid", "cutthroat", "--players", "3", "--hand", HAND, "--scores", "120:180:95"])
+    assert res.exit_code == 2 and "--bags" in res.output and "Traceback" not in res.output
 
 
 # ---------------------------------------------------------------- exactness and the deal
@@ -127,13 +130,13 @@ def test_holding_every_trump_and_the_top_hearts_takes_every_trick():
 def test_options_follow_the_rules_and_b6_eligibility():
     q = prepare(V3, request())
     assert [bid_name(c) for c in q["options"]] == [str(k) for k in range(1, 14)] + ["NIL", "1F", "2F", "SM", "BN"]
-    q = prepare(V3, request(scores=(120, 180, 95)))  # deficit 60: B6 allowed (rules 9.5)
+    q = prepare(V3, request(scores=(120, 180, 95, 0, 0, 0)))  # deficit 60: B6 allowed (rules 9.5)
     assert q["options"][-2:] == (B_B6, B_BN)
-    q = prepare(V3, request(scores=(135, 180, 95)))  # deficit 45
+    q = prepare(V3, request(scores=(135, 180, 95, 0, 0, 0)))  # deficit 45
     assert B_B6 not in q["options"]
     q = prepare(V3, request(scores=(120, 180, 95, 0, 0, 0, 1, 0, 0)))  # B6 already used this game
     assert B_B6 not in q["options"]
-    q = prepare(V3, request(hand="", scores=(120, 180, 95)))  # before looking
+    q = prepare(V3, request(hand="", scores=(120, 180, 95, 0, 0, 0)))  # before looking
     assert q["options"] == (LOOK, B_B6, B_BN)
     v = V3.replace(forbid_total_bids_equal_tricks=True)
     q = prepare(v, request(seat=2, dealer=2, bids={0: "6", 1: "5"}))  # rules 9.20
@@ -205,7 +208,7 @@ def test_conditioning_on_a_random_policy_is_exact(tmp_path):
 
 def test_earlier_blind_bid_is_a_condition_too():
     table = CATALOG.table(["expert", "basic", "basic"])
-    q, out = run(request(seat=1, dealer=2, bids={0: "B6"}, scores=(0, 200, 0)), table=table, n=50)
+    q, out = run(request(seat=1, dealer=2, bids={0: "B6"}, scores=(0, 200, 0, 0, 0, 0)), table=table, n=50)
     assert (col(out, 4, "bid0") == B_B6).all()
     with pytest.raises(SimcardsError, match="no deal satisfies the earlier bids 0=BN"):
         run(request(seat=1, dealer=2, bids={0: "BN"}), table=table, n=5)  # expert never bids BN at 0:0:0
@@ -241,16 +244,36 @@ def test_accept_function_is_used(tmp_path):
 
 
 def test_scores_give_the_bag_counters():
-    assert bags_from_scores(V3, (312, -48, 0)) == (2, 2, 0)
+    carry = V3.replace(bag_out_penalty="fixed_carry")
+    assert bags_from_scores(carry, (312, -48, 0)) == (2, 2, 0)
     assert bags_from_scores(V3.replace(bag_mode="per_bag"), (312, -48, 0)) == (0, 0, 0)
-    q = prepare(V3, request(scores=(312, 100, 40)))
+    q = prepare(carry, request(scores=(312, 100, 40)))
     assert q["bags"] == (2, 0, 0) and q["play_out"]
     q = prepare(V3, request(scores=(312, 100, 40, 5, 0, 0)))
     assert q["bags"] == (5, 0, 0)
 
 
+def test_bag_counters_are_not_guessed_under_the_default_bag_out():
+    """Issue 14: the default bag-out costs 10 per bag held and zeroes the counter, so the
+    overshoot stays in the score's digit (8 bags, bid 3 and win 7: 128 + 34 - 120 = 42 with
+    counter 0); the counters must be given."""
+    from simcards.games.cutthroat.referee import score_player
+
+    delta, g_after, _, _ = score_player(V3, "3", 7, set(), 8)
+    assert (128 + delta) % 10 == 2 and g_after == 0
+    carry = V3.replace(bag_out_penalty="fixed_carry")
+    delta, g_after, _, _ = score_player(carry, "3", 7, set(), 8)
+    assert (128 + delta) % 10 == g_after == 2  # with carry-over the guess holds
+    assert bags_from_scores(V3, (42, 100, 40)) is None
+    with pytest.raises(SimcardsError, match="bag_out_penalty=per_accumulated_bag.*--bags"):
+        prepare(V3, request(scores=(42, 100, 40)))
+    q = prepare(V3, request(scores=(42, 100, 40, 0, 0, 0)))
+    assert q["bags"] == (0, 0, 0) and q["bags_from"] == "given"
+    assert prepare(V3, request())["bags"] == (0, 0, 0)  # no scores: a game's start
+
+
 def test_a_made_moon_near_the_target_wins_the_game():
-    q, out = run(request(TOP, scores=(400, 300, 300)), n=100)
+    q, out = run(request(TOP, scores=(400, 300, 300, 0, 0, 0)), n=100)
     assert (col(out, B_SM, "win") == 1).all()  # 400 + 150 alone past 500
     assert set(np.unique(col(out, NIL, "win"))) <= {0, 1}
 
@@ -258,7 +281,7 @@ def test_a_made_moon_near_the_target_wins_the_game():
 def test_game_played_out_matches_the_game_unit():
     """Before looking, at 0:0:0, "look, then bid" is a whole game from its first hand: its
     P(win game) must agree with the game unit's win share (independent streams)."""
-    q = prepare(V3, request(hand="", seat=0, dealer=2, scores=(0, 0, 0)))
+    q = prepare(V3, request(hand="", seat=0, dealer=2, scores=(0, 0, 0, 0, 0, 0)))
     assert q["options"][0] == LOOK and q["play_out"]
     n = 1500
     odds = col(simulate(dict(q, options=(LOOK,)), V3, BASIC3, 21, 0, n), LOOK, "win") == 1
@@ -269,7 +292,7 @@ def test_game_played_out_matches_the_game_unit():
 
 
 def test_present_recommends_by_points_and_by_game():
-    res = hand_odds("cutthroat", "bid", hand=HAND, scores="120:180:95", deals=400, threads=1)
+    res = hand_odds("cutthroat", "bid", hand=HAND, scores="120:180:95:0:0:5", deals=400, threads=1)
     t = res.table
     assert t.loc[0, "recommended"] == "yes" and (t.recommended == "yes").sum() == 1
     real = ~t.bid.str.endswith("(if blind)")
@@ -280,7 +303,7 @@ def test_present_recommends_by_points_and_by_game():
 
 
 def test_blind_question_before_looking():
-    res = hand_odds("cutthroat", "bid", hand="", scores="120:180:95", deals=300, threads=1)
+    res = hand_odds("cutthroat", "bid", hand="", scores="120:180:95:0:0:5", deals=300, threads=1)
     assert set(res.table.bid) == {"look, then bid", "B6", "BN"}
     assert res.table["your bid"].str.len().gt(0).all()
 
@@ -306,7 +329,7 @@ def test_precision_stops_when_every_rate_is_precise():
     (dict(seat=1, dealer=2, bids={0: "XX"}), "must be NIL"),
     (dict(seat=1, dealer=2, bids={0: "B6"}), "may not bid B6"),
     (dict(scores=(100, 200)), "3 scores"),
-    (dict(scores=(510, 200, 100)), "already over"),
+    (dict(scores=(510, 200, 100, 0, 0, 0)), "already over"),
     (dict(scores=(100, 200, 0, 12, 0, 0)), "bag counters"),
     (dict(options={"deal": 2}), "--deal does not apply"),
 ])
@@ -327,3 +350,19 @@ def test_unsupported_variant_is_refused():
     q, out = run(request(), V3.replace(misdeal_condition="at_most_one_spade"), n=100)
     hands = hands_of(out, 3)
     assert (count(hands[:, 1], SPADES) >= 2).all() and (count(hands[:, 2], SPADES) >= 2).all()
+
+
+def test_basic_plays_its_nil_and_its_one_for_fifty_as_bid():
+    """Issue 14 check: basic plays every special contract it can bid the way the bid requires.
+    On a plain Nil hand its Nil and 1F succeed about as often as expert's (same deals)."""
+    weak = "2S 3S 4S 2H 3H 4H 5H 7H 2D 3D 4D 5D 8D 3C 4C 6C 7C"
+    n = 2000
+    got = {}
+    for name in ("basic", "expert"):
+        q, out = run(request(weak), table=CATALOG.table([name] * 3), n=n, seed=23)
+        got[name] = {code: col(out, code, "made") for code in (NIL, B_1F)}
+    for code in (NIL, B_1F):
+        diff = got["basic"][code].astype(float) - got["expert"][code]
+        assert set(np.unique(got["basic"][code])) <= {0, 1}
+        assert diff.mean() > -0.03 - 4 * diff.std(ddof=1) / np.sqrt(n), (code, got["basic"][code].mean())
+    assert got["basic"][NIL].mean() > 0.9

@@ -218,6 +218,43 @@ def test_scores_give_the_bag_counters():
     assert prepare(variant(), request(scores=(310, 420, 7, 3)))["bags"] == (7, 3)
 
 
+def test_bag_counters_are_not_guessed_where_the_digit_is_not_the_counter():
+    """Issue 14: under bag_overflow=reset the penalty zeroes the counter but the surplus
+    stays in the score (8 bags at 348, a contract of 4 winning 8 tricks: 348 + 44 - 100 =
+    292 with counter 0), so the last digit (2) is no counter; the counters must be given."""
+    from simcards.games.spades.referee import score_team
+
+    reset = variant(bag_overflow="reset")
+    r = score_team(reset, 2, False, 4, 2, False, 4, 8)
+    assert (348 + r["delta"]) % 10 == 2 and r["bags_after"] == 0
+    carry = score_team(variant(), 2, False, 4, 2, False, 4, 8)
+    assert (348 + carry["delta"]) % 10 == carry["bags_after"] == 2  # with carry the guess holds
+    assert bags_from_scores(reset, (292, 420)) is None
+    with pytest.raises(SimcardsError, match="bag_overflow=reset.*--bags"):
+        prepare(reset, request(scores=(288, 420)))
+    assert prepare(reset, request(scores=(288, 420, 0, 3)))["bags"] == (0, 3)
+    assert prepare(reset, request())["bags"] == (0, 0)  # no scores: a game's start
+    with pytest.raises(SimcardsError, match="bag_limit=5"):
+        prepare(variant(bag_limit=5), request(scores=(288, 420)))
+
+
+def test_cli_prints_the_bag_counters_and_the_policies(tmp_path):
+    base = ["bid", "spades", "--hand", HAND, "--seat", "N", "--dealer", "W", "--deals", "100", "--threads", "1"]
+    res = CliRunner().invoke(main, base + ["--scores", "312:420"])
+    assert res.exit_code == 0, res.output
+    assert "bag counters used: NS 2, EW 0 (the scores' last digits)" in res.output
+    assert "policies: expert at every seat" in res.output
+    res = CliRunner().invoke(main, base + ["--scores", "288:420", "--set", "bag_overflow=reset"])
+    assert res.exit_code == 2 and "--bags" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(main, base + ["--scores", "288:420", "--bags", "0:3", "--set", "bag_overflow=reset",
+                                           "--seat-policy", "2=basic"])
+    assert res.exit_code == 0, res.output
+    assert "bag counters used: NS 0, EW 3 (given)" in res.output
+    assert "policies: expert at every seat but seat 2 basic" in res.output
+    res = CliRunner().invoke(main, base + ["--bags", "0:3"])
+    assert res.exit_code == 2 and "--scores" in res.output
+
+
 def test_a_winning_hand_wins_the_game():
     """At 495:-400 a positive hand puts NS at 500+ while EW cannot reach it: P(win) = 1 there."""
     q = prepare(variant(), request(scores=(495, -400)))

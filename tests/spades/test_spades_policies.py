@@ -65,3 +65,55 @@ def test_policies_doc_shows_the_example_file():
     block = doc.split("## A complete example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     source = open(os.path.join(ROOT, "docs", "examples", "my_bots.py")).read()
     assert block.strip() in source
+
+
+# ---------------------------------------------------------------- basic plays a Nil as a Nil
+
+NIL_HAND = "5S 3S 2S 8H 6H 4H 2H 7D 5D 3D 9C 6C 2C"  # a plain Nil hand: no card above the 9
+
+
+def _nil_results(policy, n, seed):
+    """Nil outcome (1 made, 0 failed) of seat N holding NIL_HAND and bidding Nil, `policy` everywhere."""
+    from simcards.core.cards import parse_cards
+    from simcards.core.game import OddsRequest
+    from simcards.games.spades.odds import BID, prepare
+
+    v = variant()
+    q = prepare(v, OddsRequest(hand=tuple(parse_cards(NIL_HAND)), seat=0, dealer=3))
+    out = BID.simulate(q, v, table(policy), seed, 0, n)
+    return out[:, [c.name for c in BID.columns].index("nil_nil")]
+
+
+def test_basic_plays_a_nil_as_a_nil():
+    """Regression: basic played a Nil bid like a number bid (P(nil made) 0.80 on this hand,
+    expert 0.92); now its Nil bidder ducks like expert's. Both on the same 3,000 deals."""
+    n = 3000
+    basic = _nil_results("basic", n, 41)
+    expert = _nil_results("expert", n, 41)
+    assert set(basic) <= {0, 1} and set(expert) <= {0, 1}
+    diff = basic.astype(float) - expert
+    half = 4 * diff.std(ddof=1) / n ** 0.5  # paired, about 4 standard errors
+    # close to expert's (expert's opponents attack a Nil, basic's do not, so basic may be higher)
+    assert diff.mean() > -0.03 - half, (basic.mean(), expert.mean())
+    low, _ = proportion_confint(int(basic.sum()), n, alpha=0.001, method="wilson")
+    assert low > 0.85, basic.mean()  # the old basic made 0.80 here
+
+
+# ---------------------------------------------------------------- the default and the policies line
+
+
+def test_run_and_compare_default_to_expert_and_say_so(tmp_path):
+    """Issue 14: every run defaults to the strongest built-in (expert) and names the policies."""
+    from click.testing import CliRunner
+
+    from simcards.cli import main
+
+    assert GAME.default_policy == "expert"
+    res = CliRunner().invoke(main, ["run", "spades", "--deals", "200", "--seat-policy", "1=basic", "--quiet",
+                                    "--threads", "1", "--out", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    assert "policies: expert at every seat but seat 1 basic" in res.output
+    res = CliRunner().invoke(main, ["compare", "spades", "--arm", "name=a", "--arm", "bag_limit=5,name=b", "--deals",
+                                    "200", "--policy", "basic", "--threads", "1", "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    assert "policies: basic at every seat" in res.output

@@ -29,5 +29,6 @@ GAME = Game(
     replay=replay_text,
     aliases=("contract_rummy", "rummy"),
     shortcuts={"players": "num_players", "contract": "contract"},
+    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"odds": ODDS},
 )

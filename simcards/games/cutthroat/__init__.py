@@ -21,5 +21,6 @@ GAME = Game(
     replay=_replay.replay,
     aliases=("cutthroat-spades",),
     shortcuts={"players": "num_players"},
+    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
 )

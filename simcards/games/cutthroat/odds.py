@@ -2,7 +2,8 @@
 
 You give your cards (17, 13, 10 or 11 by form), your seat and the dealer, the bids
 already made (``--bids "1=5,2=NIL"``), optionally the scores before the hand
-(``--scores 120:180:95``, seat order) and ``--require``/``--accept`` knowledge of the
+(``--scores 120:180:95``, seat order; the bag counters with ``--bags 3:0:7`` where the
+rules do not make them the scores' last digits) and ``--require``/``--accept`` knowledge of the
 hidden hands. The other cards are dealt uniformly around yours; a deal is kept only if
 the seats that already bid would have bid exactly so with their policies (rejection).
 Each of your bids (ordinary 1..max, NIL, 1F, 2F, SM; the blind B6 and BN as "had you
@@ -57,22 +58,53 @@ def hand_sizes(variant, dealer: int) -> list[int]:
     return [f.tricks - 1 if f.dealer_sits_out and s == dealer else f.tricks for s in range(f.n)]
 
 
-def bags_from_scores(variant, scores) -> tuple[int, ...]:
-    """Bag counters implied by the scores: the units digit when the variant keeps it so.
+def bags_from_scores(variant, scores) -> tuple[int, ...] | None:
+    """Bag counters implied by the scores, where the rules make them the units digits.
 
-    When every bid value, penalty and prize is a multiple of 10, each bag scores 1 and
-    bags accumulate to a limit of at most 10, a player's counter is his score mod 10
-    (312 = 31 tens and 2 bags; -48 = 2 bags). Otherwise (or when the digit exceeds the
-    limit) the counters are taken as 0; give them explicitly as a second group.
+    Only when the counter's surplus carries over a bag-out (``bag_out_penalty=fixed_carry``
+    with ``bag_limit`` 10), each bag scores 1, no jack relieves bags and every bid value,
+    penalty and prize is a multiple of 10 is a player's counter his score mod 10 (312 = 31
+    tens and 2 bags; -48 = 2 bags). Under the default bag-out (10 per bag held, counter
+    back to 0) the overshoot stays in the digit, so the scores do not tell: None. Where the
+    counter plays no part in the score (``bag_mode`` per_bag or none) it is 0.
     """
+    v = variant
+    if v.bag_mode != "accumulate":
+        return tuple(0 for _ in scores)
+    if _digits_are_bags(v):
+        return tuple(s % 10 for s in scores)
+    return None
+
+
+def _digits_are_bags(variant) -> bool:
     v = variant
     values = (v.nil_value, v.blind_nil_value, v.one_for_fifty_value, v.two_for_forty_value, v.blind_six_value,
               v.shoot_moon_value, v.shoot_moon_fail_value, v.prize_jack_points, v.bag_penalty_per_bag)
     jh_relief = "JH" in v.prize_jacks and v.jack_of_hearts_bag_relief > 0
-    if (v.bag_mode == "accumulate" and v.bag_point_value == 1 and v.bag_limit <= 10 and not jh_relief
-            and not v.shoot_moon_overtricks_score and all(x % 10 == 0 for x in values)):
-        return tuple(s % 10 if s % 10 < v.bag_limit else 0 for s in scores)
-    return tuple(0 for _ in scores)
+    return (v.bag_out_penalty == "fixed_carry" and v.bag_limit == 10 and v.bag_point_value == 1
+            and not jh_relief and not v.shoot_moon_overtricks_score and all(x % 10 == 0 for x in values))
+
+
+def _bags_rule(variant) -> str:
+    """Why the scores' digits are not the bag counters under ``variant`` (for the error)."""
+    v = variant
+    if v.bag_out_penalty != "fixed_carry":
+        return f"bag_out_penalty={v.bag_out_penalty} (a bag-out zeroes the counter, not the digit)"
+    if v.bag_limit != 10:
+        return f"bag_limit={v.bag_limit}"
+    return "these scoring rules"
+
+
+def bags_note(query, variant) -> str:
+    """The line that says which bag counters the answer used and where they came from."""
+    counters = ", ".join(f"seat {s} {b}" for s, b in enumerate(query["bags"]))
+    if variant.bag_mode != "accumulate":
+        how = f"not used: bag_mode={variant.bag_mode}"
+    elif not query["play_out"]:
+        how = "a game's start; give --scores and --bags for a game in progress"
+    else:
+        how = query["bags_from"]
+    return f"bag counters used: {counters} ({how})"
 
 
 def prepare(variant, request):
@@ -104,10 +136,17 @@ def prepare(variant, request):
     given = tuple(int(x) for x in request.scores)
     if len(given) not in (0, n, 2 * n, 3 * n):
         raise SimcardsError(f"cutthroat bid: --scores takes the {n} scores in seat order (e.g. "
-                            f"{':'.join(['120', '180', '95', '40', '0'][:n])}), then optionally {n} bag counters "
-                            f"and {n} B6 uses; got {len(given)} numbers")
+                            f"{':'.join(['120', '180', '95', '40', '0'][:n])}), then {n} bag counters (or --bags) "
+                            f"and optionally {n} B6 uses; got {len(given)} numbers")
     scores = list(given[:n]) or [0] * n
-    bags = list(given[n:2 * n]) or list(bags_from_scores(variant, scores))
+    bags, bags_from = list(given[n:2 * n]) or [0] * n, "given"
+    if len(given) == n:
+        guess = bags_from_scores(variant, scores)
+        if guess is None:
+            raise SimcardsError(f"cutthroat bid: under {_bags_rule(variant)} the scores' last digits are not the "
+                                f"bag counters; give them: --scores {':'.join(map(str, scores))} "
+                                f"--bags {':'.join(['3', '0', '7', '1', '2'][:n])} (the counters in seat order)")
+        bags, bags_from = list(guess), "the scores' last digits"
     b6used = list(given[2 * n:3 * n]) or [0] * n
     if variant.bag_mode == "accumulate" and not all(0 <= b < variant.bag_limit for b in bags):
         raise SimcardsError(f"cutthroat bid: bag counters must be 0..{variant.bag_limit - 1}; got {bags}")
@@ -161,7 +200,7 @@ def prepare(variant, request):
                                                                          _MISDEAL[variant.misdeal_condition]):
         raise SimcardsError(f"cutthroat bid: your hand would be redealt (misdeal_condition={variant.misdeal_condition})")
     return {"cards": cards, "seat": seat, "dealer": dealer, "n": n, "prior": tuple(prior), "options": tuple(options),
-            "blind_only": blind_only, "scores": tuple(scores), "bags": tuple(bags), "b6used": tuple(b6used),
+            "blind_only": blind_only, "scores": tuple(scores), "bags": tuple(bags), "bags_from": bags_from, "b6used": tuple(b6used),
             "play_out": bool(given), "constraints": cons, "accept": request.accept, "deck": tuple(deck),
             "sizes": tuple(sizes), "tricks": f.tricks}
 
@@ -298,8 +337,10 @@ def present(query, summary, variant):
             row[f"seat {s} bids"] = _bid_shares(summary, name, f"seat {s} bid=")
         rows.append(row)
     table = pd.DataFrame(rows)
-    return rank_options(table, "points", hypothetical=table.bid.str.endswith("(if blind)"),
-                        win_column="P(win game)" if query["play_out"] else None)
+    table = rank_options(table, "points", hypothetical=table.bid.str.endswith("(if blind)"),
+                         win_column="P(win game)" if query["play_out"] else None)
+    table.attrs["notes"] = [bags_note(query, variant)]
+    return table
 
 
 def recommended(query, summary, by: str = "points") -> str:

@@ -29,5 +29,6 @@ GAME = Game(
     figures=records.figures,
     replay=_replay.replay,
     shortcuts={"deal-type": "deal_type"},
+    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"trump": odds.TRUMP},
 )

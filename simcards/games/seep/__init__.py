@@ -51,5 +51,6 @@ GAME = Game(
     replay=replay,
     aliases=("sweep", "sip"),
     shortcuts={"players": "num_players", "first-dealer": "first_dealer", "baazis": "match_baazis"},
+    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
 )

@@ -97,6 +97,36 @@ def is_sweep(view, moves, i):
 
 
 @hot
+def unseen_cards(view):
+    """Cards the decider has not seen: other hands (and the stock before it is dealt)."""
+    seen = view[S_HAND] | view[S_LOOSE] | view[S_PILE] | view[S_PILE + 1]
+    for v in range(14):
+        seen |= view[S_HOUSE + v]
+    return ALL_CARDS & ~seen
+
+
+@hot
+def sweepable_value(loose, house_value):
+    """A value whose card would take the whole floor in one capture (0 if none is obvious).
+
+    Checks the common cases: one group (sum <= 13) or equal cards, with at most one house.
+    """
+    if loose == 0:
+        return house_value
+    total = mask_sum(loose)
+    t = 0
+    if total <= 13:
+        t = total
+    else:
+        first = VAL[low_card(loose)]
+        if loose & ~VALMASK[first] == 0:
+            t = first
+    if t == 0 or (house_value > 0 and house_value != t):
+        return 0
+    return t
+
+
+@hot
 def better(s, best, ties, rng):
     """Running argmax with uniform tie-breaking: (take it?, new best, new tie count)."""
     if s > best + 1e-9:
@@ -165,16 +195,62 @@ def basic_score(view, moves, i, houses, bonus):
     return -PTS[card] - 0.01 * VAL[card]
 
 
+@hot
+def floor_after(view, moves, i, houses):
+    """(loose cards, house values mask) on the floor after move ``i``; ``houses`` is the
+    house values mask before it (``houses_mask``)."""
+    kind = moves[i, M_KIND]
+    target = moves[i, M_TARGET]
+    loose = view[S_LOOSE]
+    if kind == CAPTURE:
+        loose &= ~moves[i, M_LOOSE]
+        if moves[i, M_HOUSE]:
+            houses &= ~(np.int64(1) << target)
+    elif kind == THROW:
+        loose |= np.int64(1) << moves[i, M_CARD]
+    else:
+        if kind == BREAK:
+            houses &= ~(np.int64(1) << (target - VAL[moves[i, M_CARD]]))
+        else:
+            loose &= ~moves[i, M_LOOSE]
+        loose &= ~VALMASK[target]  # loose cards of the house's value join it
+        houses |= np.int64(1) << target
+    return loose, houses
+
+
+@hot
+def gives_lone_sweep(view, moves, i, unseen, houses):
+    """Whether move ``i`` leaves a floor that one card of the next player can take whole
+    (a lone card, a lone house, or one obvious group, as ``sweepable_value`` sees it)
+    with a card of that value still unseen by the decider. ``unseen``: ``unseen_cards``;
+    ``houses``: the house values mask before the move."""
+    loose, houses = floor_after(view, moves, i, houses)
+    nh = ncards(houses)
+    if nh > 1 or (loose == 0 and nh == 0):
+        return False
+    nxt = (view[S_SEAT] + 1) % view[S_NPLAYERS]
+    if view[S_PLAY] > 1 and view[S_NCARDS + nxt] == 0:
+        return False  # the next player has nothing left to play
+    v = sweepable_value(loose, low_card(houses) if nh else 0)
+    return v > 0 and unseen & VALMASK[v] != 0
+
+
 @nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
 def basic_move(view, moves, n, rng):
-    """Greedy: the capture worth most points (sweeps count), else a build, else the cheapest throw."""
+    """Greedy: the capture worth most points (sweeps count), else a build, else the cheapest
+    throw; but never a move that leaves a lone card or house the next player can sweep
+    while another move avoids it."""
     houses = houses_mask(view)
     bonus = sweep_bonus(view, view[S_PLAY])
+    unseen = unseen_cards(view)
     best = -1e300
     ties = 0
     pick = 0
     for i in range(n):
-        take, best, ties = better(basic_score(view, moves, i, houses, bonus), best, ties, rng)
+        s = basic_score(view, moves, i, houses, bonus)
+        if gives_lone_sweep(view, moves, i, unseen, houses):
+            s -= 1000.0
+        take, best, ties = better(s, best, ties, rng)
         if take:
             pick = i
     return pick
@@ -191,36 +267,6 @@ def p_holds(u, h, U):
     for i in range(min(h, U)):
         q *= max(U - u - i, 0) / (U - i)
     return 1.0 - q
-
-
-@hot
-def unseen_cards(view):
-    """Cards the decider has not seen: other hands (and the stock before it is dealt)."""
-    seen = view[S_HAND] | view[S_LOOSE] | view[S_PILE] | view[S_PILE + 1]
-    for v in range(14):
-        seen |= view[S_HOUSE + v]
-    return ALL_CARDS & ~seen
-
-
-@hot
-def sweepable_value(loose, house_value):
-    """A value whose card would take the whole floor in one capture (0 if none is obvious).
-
-    Checks the common cases: one group (sum <= 13) or equal cards, with at most one house.
-    """
-    if loose == 0:
-        return house_value
-    total = mask_sum(loose)
-    t = 0
-    if total <= 13:
-        t = total
-    else:
-        first = VAL[low_card(loose)]
-        if loose & ~VALMASK[first] == 0:
-            t = first
-    if t == 0 or (house_value > 0 and house_value != t):
-        return 0
-    return t
 
 
 @hot

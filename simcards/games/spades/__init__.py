@@ -29,6 +29,6 @@ GAME = Game(
     figures=records.figures,
     replay=replay,
     aliases=("partnership-spades",),
-    default_policy="basic",
+    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
 )

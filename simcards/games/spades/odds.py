@@ -1,7 +1,8 @@
 """``simcards bid spades``: how each legal bid of a known hand fares.
 
 You give your 13 cards, your seat and the dealer, the bids already made at the table
-(``--bids "E=3,S=nil"``) and optionally the scores (``NS:EW``, or ``NS:EW:bagsNS:bagsEW``)
+(``--bids "E=3,S=nil"``) and optionally the scores (``NS:EW``, with ``--bags NS:EW`` where the rules
+do not make the scores' last digits the bag counters)
 and ``--require``/``--accept`` knowledge of the hidden hands. The other 39 cards are
 dealt uniformly around yours; a deal is kept only if the seats that already bid would
 have bid exactly so with their policies (rejection). Each legal bid is played on the
@@ -50,18 +51,46 @@ def _parse_bid(text: str, who: int) -> int:
     raise SimcardsError(f"bid of {SEATS[who]} must be 1..13, nil or bn; got {text!r}")
 
 
-def bags_from_scores(variant, scores) -> tuple[int, int]:
-    """Bag counters implied by the scores: the units digit when the variant keeps it so.
+def bags_from_scores(variant, scores) -> tuple[int, int] | None:
+    """Bag counters implied by the scores, where the rules make them the units digits.
 
-    Under the usual scoring (bags accumulate, 1 point each, 10 bags cost a multiple of
-    10, every other score a multiple of 10) a team's bag counter is its score mod 10
-    (312 = 31 tens and 2 bags; -48 = 2 bags). Otherwise the counters are taken as 0.
+    Rules 7.19: with bags accumulating at 1 point each, a limit of 10 whose surplus carries
+    over, and every other amount a multiple of 10, a team's bag counter is its score mod 10
+    (312 = 31 tens and 2 bags; -48 = 2 bags). Where the counter plays no part in the score
+    (``bag_mode`` per_bag or none) it is 0. Otherwise (e.g. ``bag_overflow=reset``, where a
+    penalty zeroes the counter but not the digit) the scores do not tell: None.
     """
     v = variant
+    if v.bag_mode != "accumulate":
+        return 0, 0
     tens = all(x % 10 == 0 for x in (v.nil_value, v.blind_nil_value, v.bag_limit_penalty, v.boston_bonus))
-    if v.bag_mode == "accumulate" and v.bag_point_value == 1 and v.bag_limit == 10 and tens:
+    if v.bag_overflow == "carry" and v.bag_point_value == 1 and v.bag_limit == 10 and tens:
         return scores[0] % 10, scores[1] % 10
-    return 0, 0
+    return None
+
+
+def _bags_rule(variant) -> str:
+    """Why the scores' digits are not the bag counters under ``variant`` (for the error)."""
+    v = variant
+    if v.bag_overflow != "carry":
+        return f"bag_overflow={v.bag_overflow}"
+    if v.bag_point_value != 1:
+        return f"bag_point_value={v.bag_point_value}"
+    if v.bag_limit != 10:
+        return f"bag_limit={v.bag_limit}"
+    return "these scoring values (not all multiples of 10)"
+
+
+def bags_note(query, variant) -> str:
+    """The line that says which bag counters the answer used and where they came from."""
+    ns, ew = query["bags"]
+    if variant.bag_mode != "accumulate":
+        how = f"not used: bag_mode={variant.bag_mode}"
+    elif not query["play_out"]:
+        how = "a game's start; give --scores and --bags for a game in progress"
+    else:
+        how = query["bags_from"]
+    return f"bag counters used: NS {ns}, EW {ew} ({how})"
 
 
 def prepare(variant, request):
@@ -93,10 +122,15 @@ def prepare(variant, request):
         raise SimcardsError(f"spades bid: give the earlier bids of {', '.join(missing)} (e.g. --bids \"{missing[0]}=3\")")
     given = tuple(int(x) for x in request.scores)
     if len(given) not in (0, 2, 4):
-        raise SimcardsError("spades bid: --scores takes the two team scores NS:EW (or NS:EW:bagsNS:bagsEW), "
-                            f"got {len(given)} numbers")
+        raise SimcardsError("spades bid: --scores takes the two team scores NS:EW (then --bags NS:EW, the bag "
+                            f"counters), got {len(given)} numbers")
     scores = given[:2] or (0, 0)
-    bags = given[2:] if len(given) == 4 else bags_from_scores(variant, scores)
+    bags, bags_from = given[2:] or (0, 0), "given"
+    if len(given) == 2:
+        bags, bags_from = bags_from_scores(variant, scores), "the scores' last digits"
+        if bags is None:
+            raise SimcardsError(f"spades bid: under {_bags_rule(variant)} the scores' last digits are not the bag "
+                                f"counters; give them: --scores {scores[0]}:{scores[1]} --bags NS:EW (e.g. --bags 3:7)")
     if variant.bag_mode == "accumulate" and not all(0 <= b < variant.bag_limit for b in bags):
         raise SimcardsError(f"spades bid: bag counters must be 0..{variant.bag_limit - 1}, got {bags[0]}:{bags[1]}")
     if given and rules_game_over(variant, scores):
@@ -115,7 +149,7 @@ def prepare(variant, request):
         options.append(BN_BIT)  # hypothetical: legal only had you not looked (reported, never recommended)
     cons = parse_constraints(request.constraints, 4, known={seat: list(cards)})
     return {"cards": cards, "seat": seat, "dealer": dealer, "prior": tuple(prior), "options": tuple(options),
-            "scores": scores, "bags": tuple(int(b) for b in bags), "play_out": bool(given),
+            "scores": scores, "bags": tuple(int(b) for b in bags), "bags_from": bags_from, "play_out": bool(given),
             "constraints": cons, "accept": request.accept}
 
 
@@ -223,8 +257,10 @@ def present(query, summary, variant):
             row["win 95% CI"] = _ci(win, 3)
         rows.append(row)
     table = pd.DataFrame(rows)
-    return rank_options(table, "team points", hypothetical=table.bid == BN_LABEL,
-                        win_column="P(win game)" if query["play_out"] else None)
+    table = rank_options(table, "team points", hypothetical=table.bid == BN_LABEL,
+                         win_column="P(win game)" if query["play_out"] else None)
+    table.attrs["notes"] = [bags_note(query, variant)]
+    return table
 
 
 def recommended(query, summary, by: str = "points") -> str:

@@ -191,6 +191,46 @@ def pick_cards(cards, k, view, highest):
     return out
 
 
+@nb.njit(nb.int64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
+def highest_below(cards, best, view):
+    """Highest card of ``cards`` that does not beat ``best``; -1 if every card beats it."""
+    sb = suit_in_view(best, view)
+    under = cards & np.uint64(view[V_SUITS + sb]) & ((bit(best)) - _ONE)
+    if under:
+        return highest_card(under)
+    if sb == 3:
+        return -1
+    other = cards & ~np.uint64(view[V_SUITS + sb]) & ~np.uint64(view[V_SUITS + 3])
+    if other:
+        return highest_by_rank(other, view, True)
+    return -1
+
+
+@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64), cache=True)
+def nil_play(view, legal, hand):
+    """Play of a Nil bidder: stay under the winning card, shed high cards when safe."""
+    trumps_m = np.uint64(view[V_SUITS + 3])
+    if view[V_NPLAYED] == 0:
+        return lowest_by_rank(legal, view, True)
+    best = view[V_WIN_CARD]
+    led = view[V_LED_SUIT]
+    follow = legal & np.uint64(view[V_SUITS + led])
+    if follow:
+        c = highest_below(follow, best, view)
+        if c >= 0:
+            return c
+        if view[V_NPLAYED] == 3:
+            return highest_card(follow)
+        return lowest_card(follow)
+    side = legal & ~trumps_m
+    if side:
+        return highest_by_rank(side, view, True)
+    c = highest_below(legal, best, view)
+    if c >= 0:
+        return c
+    return highest_card(legal) if view[V_NPLAYED] == 3 else lowest_card(legal)
+
+
 # ---------------------------------------------------------------- random: uniform legal
 
 
@@ -280,6 +320,8 @@ def basic_play(view, rng):
     legal = np.uint64(view[V_LEGAL])
     if popcount(legal) == 1:
         return lowest_card(legal)
+    if view[V_BID + view[V_SEAT]] == 0:
+        return nil_play(view, legal, np.uint64(view[V_HAND]))  # a Nil is played as a Nil
     if view[V_NPLAYED] == 0:
         # lead a card that is the highest left in its suit, else the lowest card
         unseen = np.uint64(view[V_DECK]) & ~np.uint64(view[V_PLAYED]) & ~np.uint64(view[V_HAND])
@@ -459,21 +501,6 @@ def masters_of(cards, unseen, view, s):
     return cards & sm & ~((bit(highest_card(top)) << _ONE) - _ONE)
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
-def highest_below(cards, best, view):
-    """Highest card of ``cards`` that does not beat ``best``; -1 if every card beats it."""
-    sb = suit_in_view(best, view)
-    under = cards & np.uint64(view[V_SUITS + sb]) & ((bit(best)) - _ONE)
-    if under:
-        return highest_card(under)
-    if sb == 3:
-        return -1
-    other = cards & ~np.uint64(view[V_SUITS + sb]) & ~np.uint64(view[V_SUITS + 3])
-    if other:
-        return highest_by_rank(other, view, True)
-    return -1
-
-
 @nb.njit(nb.boolean(nb.int64[:], nb.uint64), cache=True)
 def partner_safe(view, unseen):
     """Whether the partner's card now winning should hold: it is the last card, or it is
@@ -492,31 +519,6 @@ def partner_safe(view, unseen):
         if (view[V_VOIDS + nxt] >> led) & 1 and unseen & np.uint64(view[V_SUITS + 3]):
             return False
     return True
-
-
-@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64), cache=True)
-def nil_play(view, legal, hand):
-    """Play of a Nil bidder: stay under the winning card, shed high cards when safe."""
-    trumps_m = np.uint64(view[V_SUITS + 3])
-    if view[V_NPLAYED] == 0:
-        return lowest_by_rank(legal, view, True)
-    best = view[V_WIN_CARD]
-    led = view[V_LED_SUIT]
-    follow = legal & np.uint64(view[V_SUITS + led])
-    if follow:
-        c = highest_below(follow, best, view)
-        if c >= 0:
-            return c
-        if view[V_NPLAYED] == 3:
-            return highest_card(follow)
-        return lowest_card(follow)
-    side = legal & ~trumps_m
-    if side:
-        return highest_by_rank(side, view, True)
-    c = highest_below(legal, best, view)
-    if c >= 0:
-        return c
-    return highest_card(legal) if view[V_NPLAYED] == 3 else lowest_card(legal)
 
 
 @nb.njit(nb.int64(nb.int64[:], nb.uint64), cache=True)
