@@ -210,7 +210,9 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
     if spec_file is not None:
         from simcards.experiment.files import run_spec_file
 
-        run_spec_file(spec_file, out=out, threads=threads, backend=backend, scheduler=scheduler,
+        ctx = click.get_current_context()
+        given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
+        run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend, scheduler=scheduler,
                       workers=workers, force=force, progress=not quiet and sys.stderr.isatty(), echo=click.echo,
                       print_summary=None if quiet else _print_summary)
         return
@@ -232,8 +234,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
                                 scheduler=scheduler, workers=workers, records=records, chunk_size=chunk_size,
                                 progress=not quiet and sys.stderr.isatty(), force=force, **counts)
     except Interrupted as exc:
-        click.echo(f"\ninterrupted: {exc.done} of {exc.total} chunks kept in {exc.out}; "
-                   f"run the same command again to resume", err=True)
+        click.echo(f"\n{exc}", err=True)
         sys.exit(130)
     if not quiet:
         _print_summary(result.summary)
@@ -242,8 +243,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
     done = f"{result.spec.count:,} {result.spec.unit}s"
     if result.computed_chunks:
         done += f" in {result.seconds:.1f} s ({result.rate:,.0f}/s)"
-    if result.resumed_chunks:
-        done += f", {result.resumed_chunks} of {result.spec.n_chunks()} chunks already done"
+    done += result.resume_note()
     click.echo(f"{done} -> {result.out}")
 
 
@@ -300,17 +300,19 @@ seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the sam
 @click.argument("game")
 @click.option("--arm", "arms", multiple=True, required=True, metavar="ITEMS", help="One arm (repeat; the first is the baseline).")
 @experiment_options
-@click.option("--precision", type=float, help="Add deals until every difference's 95 % half-width is at most this.")
+@click.option("--precision", help="Add rounds until every difference is this precise: P means a 95 % half-width of "
+              "P for rates and of P standard deviations for means; or rate=R,mean=M (absolute half-widths).")
 @click.option("--max-count", type=int, help="Cap on records per arm with --precision (default 64 x the first round).")
 @click.option("--metric", "metrics", multiple=True, help="Only these metrics (repeatable; default: all).")
-@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>).")
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>-<hash of the comparison>).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", help="Address of a running Dask scheduler.")
 @click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
 @click.option("--question", help="The question, in words, for the report.")
+@click.option("--force", is_flag=True, help="Replace a folder that holds a different comparison (clears its report).")
 def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
             seat_policy, players, deal_type, contract, threads, chunk_size, precision, max_count, metrics, out,
-            backend, scheduler, workers, question):
+            backend, scheduler, workers, question, force):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
     from simcards.core.game import get_game
     from simcards.experiment.compare import compare as run_compare, parse_arm, print_differences
@@ -319,12 +321,11 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
     if chunk_size is not None:
         _fail("compare chooses its own chunks (one batch each); drop --chunk-size")
     pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
-    unit_name = unit or next((u.name for u in g.units if locals().get(u.plural) is not None), g.units[0].name)
-    out = out or Path("results") / f"compare-{g.name}-{unit_name}"
     result = run_compare(g, [parse_arm(a) for a in arms], unit=unit, count=count, seed=seed, preset=preset,
                          settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy), precision=precision,
                          max_count=max_count, metrics=list(metrics) or None, threads=threads, backend=backend,
-                         scheduler=scheduler, workers=workers, out=out, question=question, echo=click.echo,
+                         scheduler=scheduler, workers=workers, out=out, default_out=True, force=force,
+                         question=question, echo=click.echo,
                          progress=False, deals=deals, games=games, tournaments=tournaments, baazis=baazis,
                          matches=matches)
     print_differences(result, click.echo)

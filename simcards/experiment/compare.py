@@ -8,8 +8,15 @@ so any metric a game tallies — a rate, a mean, by group — can be compared wi
 per-record bookkeeping. The same batches without pairing give the unpaired interval
 shown beside it.
 
-With ``precision``, rounds of new records (doubling) are added until every reported
-difference's 95 % half-width is at most ``precision``, or ``max_count`` is reached.
+Batch ``b`` is records ``b*B .. (b+1)*B-1`` of the seed whatever the rounds, so a batch
+that a round boundary splits is added up, never counted twice. With ``precision``,
+rounds of new records (doubling) are added until every reported difference meets its
+target (:func:`parse_precision`: a half-width for rates, standard deviations or an
+absolute half-width for means), or ``max_count`` is reached.
+
+With a folder, each arm of each round is an ordinary results folder under ``arms/``
+(resumable, checksummed, locked), so an interrupted comparison resumes with the same
+command and ends identical to an uninterrupted one.
 """
 from __future__ import annotations
 
@@ -108,6 +115,7 @@ class CompareResult:
     resolved: bool = True
     out: Path | None = None
     meta: dict = field(default_factory=dict)
+    identical: list = field(default_factory=list)  # groups of arm names that played every record alike
 
     def arm_table(self) -> pd.DataFrame:
         """All arms' summaries stacked, with an ``arm`` column."""
@@ -175,15 +183,184 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
     return table
 
 
+@dataclass(frozen=True)
+class Precision:
+    """A ``--precision`` target per metric kind: ``rate`` and ``mean`` are absolute 95 % half-widths,
+    ``mean_sd`` a half-width in standard deviations of the metric (None: no target for that kind)."""
+
+    rate: float | None = None
+    mean: float | None = None
+    mean_sd: float | None = None
+
+    def target(self, kind: str, sd: float) -> float:
+        if kind == "rate":
+            return self.rate if self.rate is not None else math.inf
+        if self.mean is not None:
+            return self.mean
+        return self.mean_sd * sd if self.mean_sd is not None else math.inf
+
+    def describe(self) -> str:
+        parts = []
+        if self.rate is not None:
+            parts.append(f"rates ±{self.rate:g}")
+        if self.mean is not None:
+            parts.append(f"means ±{self.mean:g}")
+        if self.mean_sd is not None:
+            parts.append(f"means ±{self.mean_sd:g} sd")
+        return ", ".join(parts)
+
+
+def parse_precision(value: float | str | Mapping | None) -> Precision | None:
+    """``0.01`` (rates ±0.01, means ±0.01 standard deviations) or ``"rate=0.01,mean=2"`` (absolute)."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        items = dict(value)
+    else:
+        text = str(value).strip()
+        try:
+            p = float(text)
+        except ValueError:
+            items = {}
+            for item in [t.strip() for t in text.split(",") if t.strip()]:
+                key, sep, number = item.partition("=")
+                items[key.strip()] = number.strip() if sep else None
+        else:
+            if not p > 0 or math.isinf(p):
+                raise SimcardsError(f"precision must be positive, got {value}")
+            return Precision(rate=p, mean_sd=p)
+    out = {}
+    for key, number in items.items():
+        if key not in ("rate", "mean"):
+            raise SimcardsError(f"--precision takes a number or rate=R,mean=M; got {value!r}")
+        try:
+            out[key] = float(number)
+        except (TypeError, ValueError):
+            raise SimcardsError(f"--precision {key}= needs a number, got {number!r}") from None
+        if not out[key] > 0:
+            raise SimcardsError(f"precision must be positive, got {key}={number}")
+    if not out:
+        raise SimcardsError(f"--precision takes a number or rate=R,mean=M; got {value!r}")
+    return Precision(**out)
+
+
+def _sd(tally: pd.DataFrame) -> dict[tuple, float]:
+    """Per (metric, group, kind): the standard deviation of one observation."""
+    n = tally["n"].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = tally["sum"].to_numpy(dtype=float) / n
+        var = np.maximum(tally["sumsq"].to_numpy(dtype=float) / n - m * m, 0.0)
+    return {k: float(v) for k, v in zip(zip(tally["metric"], tally["group"].astype(str), tally["kind"]), np.sqrt(var))}
+
+
+def _shortfall(diffs: pd.DataFrame, precision: Precision, tallies: Mapping[str, pd.DataFrame], baseline: str) -> float:
+    """The largest half-width / target ratio (<= 1: every target met)."""
+    if not len(diffs):
+        return 0.0
+    sds = {name: _sd(t) for name, t in tallies.items()}
+    worst = 0.0
+    for r in diffs.itertuples(index=False):
+        key = (r.metric, str(r.group), r.kind)
+        sd = max(sds[baseline].get(key, 0.0), sds[r.arm].get(key, 0.0))
+        target = precision.target(r.kind, sd)
+        ratio = 0.0 if r.half_width == 0 else (r.half_width / target if target > 0 else math.inf)
+        worst = max(worst, ratio)
+    return worst
+
+
+def comparison_identity(g: Game, unit: str, arms: Sequence[Arm], *, seed: int, first: int, batch: int,
+                        precision, max_count: int, metrics, preset, settings, policy, seat_policy) -> dict[str, Any]:
+    """What must match for a folder to hold this comparison (its hash names the default folder)."""
+    return {"game": g.name, "unit": unit, "seed": seed, "first": first, "batch_size": batch,
+            "precision": None if precision is None else str(precision), "max_count": max_count,
+            "metrics": sorted(metrics or []), "preset": preset, "settings": list(settings), "policy": policy,
+            "seat_policy": {str(k): v for k, v in sorted((seat_policy or {}).items())},
+            "arms": [_arm_dict(a) for a in arms]}
+
+
+def _arm_dict(a: Arm) -> dict[str, Any]:
+    return {"name": a.name, "settings": list(a.settings), "preset": a.preset, "policy": a.policy,
+            "seat_policy": {str(k): v for k, v in sorted(a.seat_policy.items())}}
+
+
+def _digest(d: Mapping[str, Any]) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+
+class ComparisonFolder:
+    """A comparison's folder: locked, refused if it holds something else, one results folder per arm and round."""
+
+    def __init__(self, path: Path, identity: dict[str, Any], *, force: bool = False):
+        from simcards.experiment.store import COMPARE_FORMAT, clear_folder, prepare_folder, read_meta_file
+
+        self.path = Path(path)
+        self.identity = identity
+        self._lock = prepare_folder(self.path)
+        try:
+            old = read_meta_file(self.path, force=force)
+            problem = None
+            if old is None and _owned_or_foreign(self.path):
+                problem = f"output folder {self.path} is not empty and holds no simcards results"
+            elif old is not None and old.get("format") != COMPARE_FORMAT and old.get("kind") != "compare":
+                problem = f"output folder {self.path} holds a run ({_describe_run(old)}), not this comparison"
+            elif old is not None and old.get("comparison") != identity:
+                problem = f"output folder {self.path} holds a different comparison ({_describe_comparison(old)})"
+            if problem:
+                if not force:
+                    raise SimcardsError(f"{problem}; choose another --out or pass --force to replace it")
+                clear_folder(self.path)
+                old = None
+            self.meta = old or {"format": COMPARE_FORMAT, "kind": "compare", "comparison": identity,
+                                "status": "running"}
+            self.meta["status"] = "running"
+            self.save_meta()
+        except BaseException:
+            self.close()
+            raise
+
+    def arm_path(self, arm_index: int, round_number: int) -> Path:
+        return self.path / "arms" / f"arm{arm_index + 1}-round{round_number}"
+
+    def save_meta(self) -> None:
+        from simcards.experiment.store import atomic_write_bytes
+
+        atomic_write_bytes(self.path / "meta.json", json.dumps(self.meta, indent=2, default=str).encode())
+
+    def close(self) -> None:
+        self._lock.release()
+
+
+def _owned_or_foreign(path: Path) -> bool:
+    return any(not p.name.startswith(".") for p in path.iterdir())
+
+
+def _describe_run(meta: Mapping[str, Any]) -> str:
+    spec = meta.get("spec") or {}
+    return f"{spec.get('game')} {spec.get('unit')} x{spec.get('count')} seed {spec.get('seed')}"
+
+
+def _describe_comparison(meta: Mapping[str, Any]) -> str:
+    arms = meta.get("arms") or (meta.get("comparison") or {}).get("arms") or []
+    return f"{meta.get('game') or (meta.get('comparison') or {}).get('game')}: " + \
+        " vs ".join(str(a.get("name")) for a in arms)
+
+
 def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, count: int | None = None,
             seed: int = 0, preset: str | None = None, settings: Sequence[str] = (), policy: str | None = None,
-            seat_policy: Mapping[int, str] | None = None, precision: float | None = None,
+            seat_policy: Mapping[int, str] | None = None, precision: float | str | None = None,
             max_count: int | None = None, metrics: Sequence[str] | None = None, threads: int | None = None,
             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-            out: str | Path | None = None, progress: bool = False, question: str | None = None,
-            echo: Callable[[str], None] | None = None, spec_file: str | None = None,
+            out: str | Path | None = None, default_out: bool = False, force: bool = False, progress: bool = False,
+            question: str | None = None, echo: Callable[[str], None] | None = None, spec_file: str | None = None,
             **counts: int | None) -> CompareResult:
-    """Run every arm on the same records and return summaries and paired differences."""
+    """Run every arm on the same records and return summaries and paired differences.
+
+    With ``out`` (or ``default_out``: ``results/compare-<game>-<unit>-<hash>``) the comparison
+    is durable like a run: each arm's finished batches are kept as they finish, and the same
+    call resumes. ``precision``: see :func:`parse_precision`.
+    """
     from simcards.api import resolve_count
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -193,86 +370,114 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
     if len(set(names)) != len(names):
         raise SimcardsError(f"two arms are called {next(n for n in names if names.count(n) > 1)!r}; name them with name=...")
     unit_name, n = resolve_count(g, unit, count, counts)
-    if precision is not None and precision <= 0:
-        raise SimcardsError(f"precision must be positive, got {precision}")
+    target = parse_precision(precision)
     u = g.unit(unit_name)
-    first = n if n is not None else (MIN_BATCHES * max(u.chunk_size // 8, 50) if precision else 10_000)
+    first = n if n is not None else (MIN_BATCHES * max(u.chunk_size // 8, 50) if target else 10_000)
     if max_count is None:
-        max_count = max(first, 64 * first) if precision else first
-    chunk = max(first // MIN_BATCHES, 1)
+        max_count = max(first, 64 * first) if target else first
+    batch = max(first // MIN_BATCHES, 1)
 
     def spec_for(arm: Arm, start: int, size: int):
         seats = dict(seat_policy or {})
         seats.update(arm.seat_policy)
         return make_spec(g, unit=unit_name, count=size, seed=seed, preset=arm.preset or preset,
                          settings=list(settings) + list(arm.settings), policy=arm.policy or policy,
-                         seat_policy=seats, chunk_size=chunk, records="summary", start=start)
+                         seat_policy=seats, records="summary", start=start)
 
     for arm in arms:  # validate every arm before any work
         spec_for(arm, 0, first)
-    batches: list[pd.DataFrame] = []
+    identity = comparison_identity(g, unit_name, arms, seed=seed, first=first, batch=batch, precision=precision,
+                                   max_count=max_count, metrics=metrics, preset=preset, settings=settings,
+                                   policy=policy, seat_policy=seat_policy)
+    if out is None and default_out:
+        out = Path("results") / f"compare-{g.name}-{unit_name}-{_digest(identity)}"
+    folder = ComparisonFolder(Path(out), identity, force=force) if out is not None else None
+    try:
+        result = _run_rounds(g, arms, spec_for, folder, first=first, batch=batch, target=target,
+                             max_count=max_count, metrics=metrics, echo=echo, unit=unit_name,
+                             threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                             progress=progress, force=force)
+        result.seed, result.precision = seed, precision
+        result.meta = {"kind": "compare", "game": g.name, "unit": unit_name, "seed": seed, "count": result.count,
+                       "chunk_size": batch, "preset": preset, "settings": list(settings), "policy": policy,
+                       "seat_policy": {str(k): v for k, v in (seat_policy or {}).items()}, "precision": precision,
+                       "precision_meaning": target.describe() if target else None,
+                       "max_count": max_count, "metrics": list(metrics or []), "question": question,
+                       "spec_file": spec_file, "arms": [_arm_dict(a) for a in arms], "rounds": result.rounds,
+                       "resolved": result.resolved, "seconds": round(result.seconds, 3),
+                       "identical": result.identical}
+        if folder is not None:
+            save_comparison(result, folder, g)
+    finally:
+        if folder is not None:
+            folder.close()
+    return result
+
+
+def _run_rounds(g: Game, arms, spec_for, folder, *, first, batch, target, max_count, metrics, echo, unit,
+                **execute_options) -> CompareResult:
+    """Rounds of records (the first, then doubling) until the precision target or the cap."""
+    per_arm: dict[str, dict[int, pd.DataFrame]] = {a.name: {} for a in arms}  # arm -> batch -> tally
     tallies = {a.name: stats.empty() for a in arms}
     done, size, rounds = 0, first, 0
     started = time.perf_counter()
     while True:
         rounds += 1
-        for arm in arms:
+        for i, arm in enumerate(arms):
             spec = spec_for(arm, done, size)
-            result = execute(spec, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
-                             progress=progress)
-            offset = done // chunk
-            for c, t in result.chunk_tallies.items():
-                batches.append(t.assign(arm=arm.name, batch=offset + c))
+            result = execute(spec, out=folder.arm_path(i, rounds) if folder else None, batch_size=batch,
+                             **execute_options)
+            for b, t in result.batch_tallies.items():  # a batch split by a round boundary is added up
+                per_arm[arm.name][b] = stats.merge(per_arm[arm.name][b], t) if b in per_arm[arm.name] else t
             tallies[arm.name] = stats.merge(tallies[arm.name], result.tally)
         done += size
-        all_batches = pd.concat(batches, ignore_index=True)
+        all_batches = pd.concat([t.assign(arm=name, batch=b) for name, bt in per_arm.items()
+                                 for b, t in sorted(bt.items())], ignore_index=True)
         n_batches = int(all_batches["batch"].max()) + 1
+        if metrics:
+            unknown = sorted(set(metrics) - set(all_batches["metric"]))
+            if unknown:
+                raise SimcardsError(f"{g.name} has no metric {unknown[0]!r} for unit {unit} "
+                                    f"(metrics: {', '.join(sorted(set(all_batches['metric'])))})")
         diffs = paired_differences(all_batches, arms[0].name, [a.name for a in arms[1:]], n_batches, metrics)
-        worst = float(diffs["half_width"].max()) if len(diffs) else 0.0
-        if echo and precision:
-            echo(f"round {rounds}: {done:,} {u.name}s per arm, widest paired half-width {worst:.4g}")
-        if precision is None or worst <= precision or done >= max_count:
+        worst = _shortfall(diffs, target, tallies, arms[0].name) if target else 0.0
+        if echo and target:
+            echo(f"round {rounds}: {done:,} {unit}s per arm, widest half-width {worst:.2f} x the target "
+                 f"({target.describe()})")
+        if target is None or worst <= 1 or done >= max_count:
             break
         size = min(done, max_count - done)  # double, within the cap
     summaries = {name: stats.finalize(t) for name, t in tallies.items()}
     if metrics:
         summaries = {k: v[v.metric.isin(metrics)].reset_index(drop=True) for k, v in summaries.items()}
-    result = CompareResult(game=g.name, unit=unit_name, seed=seed, count=done, arms=list(arms), summaries=summaries,
-                           differences=diffs, batches=all_batches, rounds=rounds,
-                           seconds=time.perf_counter() - started, precision=precision,
-                           resolved=precision is None or worst <= precision)
-    result.meta = {"kind": "compare", "game": g.name, "unit": unit_name, "seed": seed, "count": done,
-                   "chunk_size": chunk, "preset": preset, "settings": list(settings), "policy": policy,
-                   "seat_policy": {str(k): v for k, v in (seat_policy or {}).items()}, "precision": precision,
-                   "max_count": max_count, "metrics": list(metrics or []), "question": question,
-                   "spec_file": spec_file,
-                   "arms": [{"name": a.name, "settings": list(a.settings), "preset": a.preset, "policy": a.policy,
-                             "seat_policy": {str(k): v for k, v in a.seat_policy.items()}} for a in arms],
-                   "rounds": rounds, "resolved": result.resolved, "seconds": round(result.seconds, 3)}
-    if out is not None:
-        save_comparison(result, Path(out), g)
-    return result
+    return CompareResult(game=g.name, unit=unit, seed=0, count=done, arms=list(arms), summaries=summaries,
+                         differences=diffs, batches=all_batches, rounds=rounds,
+                         seconds=time.perf_counter() - started, resolved=target is None or worst <= 1,
+                         identical=identical_arms(all_batches, [a.name for a in arms]))
 
 
-def save_comparison(result: CompareResult, out: Path, game: Game) -> None:
-    """Write a comparison folder: meta.json, summary.csv, differences.csv, batches.parquet, figures."""
-    from simcards.experiment.store import _version, atomic_write_bytes, atomic_write_parquet, git_commit, machine
+def identical_arms(batches: pd.DataFrame, names: Sequence[str]) -> list[list[str]]:
+    """Groups of arms whose every batch tally is equal (they played every record alike)."""
+    groups: dict[bytes, list[str]] = {}
+    for name in names:
+        t = batches[batches["arm"] == name].drop(columns="arm")
+        t = t.sort_values(["batch", "metric", "group", "kind"]).reset_index(drop=True)
+        groups.setdefault(pd.util.hash_pandas_object(t, index=False).to_numpy().tobytes(), []).append(name)
+    return [g for g in groups.values() if len(g) > 1]
 
-    out.mkdir(parents=True, exist_ok=True)
-    meta_path = out / "meta.json"
-    if meta_path.exists():
-        try:
-            old = json.loads(meta_path.read_text())
-        except ValueError:
-            old = None
-        if not isinstance(old, dict) or old.get("kind") != "compare":
-            raise SimcardsError(f"{out} holds other results; choose another --out")
-    meta = dict(result.meta, format="simcards-compare-1", simcards_version=_version(), git_commit=git_commit(),
-                machine=machine(), created=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
-    result.arm_table().to_csv(out / "summary.csv", index=False)
-    result.differences.to_csv(out / "differences.csv", index=False)
-    atomic_write_parquet(out / "batches.parquet", result.batches)
-    atomic_write_bytes(meta_path, json.dumps(meta, indent=2, default=str).encode())
+
+def save_comparison(result: CompareResult, folder: ComparisonFolder, game: Game) -> None:
+    """Write a comparison's files (checksummed in meta.json): summary.csv, differences.csv, batches.parquet, figures."""
+    from simcards.experiment.store import _version, atomic_write_csv, atomic_write_parquet, git_commit, machine
+
+    out = folder.path
+    files = {"summary.csv": atomic_write_csv(out / "summary.csv", result.arm_table()),
+             "differences.csv": atomic_write_csv(out / "differences.csv", result.differences),
+             "batches.parquet": atomic_write_parquet(out / "batches.parquet", result.batches)}
+    folder.meta.update(result.meta, format=folder.meta["format"], comparison=folder.identity, status="complete",
+                       files=files, simcards_version=_version(), git_commit=git_commit(), machine=machine(),
+                       created=folder.meta.get("created") or time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+    folder.save_meta()
     result.out = out
     from simcards.report.figures import save_comparison_figures
 
@@ -289,7 +494,6 @@ def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_sum
     counts = {k: data[k] for k in PLURALS if k in data}
     if out is None:
         out = Path("results") / data.get("name", Path(data["_path"]).stem)
-    execute_options.pop("force", None)
     result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
                      preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
                      policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
@@ -308,12 +512,23 @@ def print_differences(result: CompareResult, echo: Callable[[str], None], max_ro
     if not len(d):
         echo("(no metric common to the arms)")
         return
-    echo(f"{'metric':<24} {'group':<10} {'arm':<18} {'baseline':>10} {'arm value':>10} {'difference':>11}  95% CI (paired)        unpaired ±")
+    width = max([3] + [len(str(a)) for a in d["arm"]])  # never cut names: two could print alike
+    echo(f"{'metric':<24} {'group':<10} {'arm':<{width}} {'baseline':>10} {'arm value':>10} {'difference':>11}  "
+         f"95% CI (paired)        unpaired ±")
     for r in d.head(max_rows).itertuples(index=False):
-        echo(f"{r.metric:<24} {str(r.group):<10} {r.arm[:18]:<18} {r.estimate_baseline:>10.4g} {r.estimate_arm:>10.4g} "
-             f"{r.difference:>+11.4g}  [{r.ci_low:+.4g}, {r.ci_high:+.4g}]   {r.unpaired_half_width:.3g}")
+        echo(f"{r.metric:<24} {str(r.group):<10} {str(r.arm):<{width}} {r.estimate_baseline:>10.4g} "
+             f"{r.estimate_arm:>10.4g} {r.difference:>+11.4g}  [{r.ci_low:+.4g}, {r.ci_high:+.4g}]   "
+             f"{r.unpaired_half_width:.3g}")
     if len(d) > max_rows:
         echo(f"... {len(d) - max_rows} more rows in differences.csv")
     if len(d) > 1:
         echo(f"note: {len(d)} differences are reported; each interval is 95 % on its own. Holm-adjusted "
              f"p-values for the whole family are in differences.csv (p_holm).")
+    for group in result.identical:
+        echo(identical_note(group))
+
+
+def identical_note(group: Sequence[str]) -> str:
+    """The warning for arms that played every record alike (console and report)."""
+    return (f"note: these arms played identically: {' and '.join(group)} (every batch of every metric equal); "
+            f"the rule never triggered with these policies")

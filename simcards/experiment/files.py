@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from simcards.core.errors import SimcardsError
 
@@ -88,9 +88,33 @@ def run_options(data: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
-    """Run the experiment an experiment file describes (arms: a comparison)."""
+# options of `simcards run` that may go with --spec (the file says everything else)
+SPEC_COMPANIONS = {"spec_file", "out", "threads", "backend", "scheduler", "workers", "force", "quiet"}
+
+
+def check_companions(data: dict[str, Any], game: str | None, options_given: Sequence[str]) -> None:
+    """Refuse command-line options that an experiment file would silently override."""
+    where = data["_path"]
+    if game is not None and game != data["game"]:
+        raise SimcardsError(f"{where} is an experiment of {data['game']!r}; drop the game argument {game!r} "
+                            f"(the file names the game)")
+    for name in options_given:
+        if name in SPEC_COMPANIONS or name == "game":
+            continue
+        option = "--set" if name == "settings" else "--" + name.replace("_", "-")
+        raise SimcardsError(f"{option} conflicts with --spec {where}: set it in the file instead "
+                            f"(only --out, --threads, --backend, --scheduler, --workers, --force, --quiet go with --spec)")
+
+
+def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, game: str | None = None,
+                  options_given: Sequence[str] = (), **execute_options):
+    """Run the experiment an experiment file describes (arms: a comparison).
+
+    ``game`` and ``options_given`` (names of options the user typed) are checked against
+    the file: anything the file decides is refused rather than silently ignored.
+    """
     data = read_spec_file(path)
+    check_companions(data, game, options_given)
     if data.get("arms"):
         from simcards.experiment.compare import compare_from_file
 

@@ -1,9 +1,11 @@
 """What an experiment is: a small, hashable, JSON-able description.
 
 An :class:`ExperimentSpec` holds everything that determines the records: game,
-unit, count, seed, the full variant, the policy of each seat (with a fingerprint
-of any user policy file) and the chunk size. Two runs with equal specs produce
-identical records; ``meta.json`` stores the spec so a run can be reproduced from it.
+unit, count, seed, the full variant and the policy of each seat (with a fingerprint
+of any user policy file). Two runs with equal specs produce identical records;
+``meta.json`` stores the spec so a run can be reproduced from it. ``chunk_size`` is
+not part of what an experiment *is*: records never depend on chunking. ``None`` (the
+default) lets the runner size chunks by measured time; an integer fixes them.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ class ExperimentSpec:
     seed: int
     variant: Mapping[str, Any]
     policies: tuple[str, ...]
-    chunk_size: int
+    chunk_size: int | None
     records: str = "all"
     policy_files: Mapping[str, str] = field(default_factory=dict)  # path -> sha256
     start: int = 0  # first record index: records start .. start+count-1
@@ -46,23 +48,21 @@ class ExperimentSpec:
         try:
             return cls(game=d["game"], unit=d["unit"], count=int(d["count"]), seed=int(d["seed"]),
                        variant=dict(d["variant"]), policies=tuple(d["policies"]),
-                       chunk_size=int(d["chunk_size"]), records=d.get("records", "all"),
+                       chunk_size=None if d.get("chunk_size") is None else int(d["chunk_size"]), records=d.get("records", "all"),
                        policy_files=dict(d.get("policy_files", {})), start=int(d.get("start", 0)))
         except (KeyError, TypeError, ValueError) as exc:
             raise SimcardsError(f"not a simcards experiment spec ({type(exc).__name__}: {exc})") from None
 
     def digest(self) -> str:
-        """Short stable hash of the spec (names default result folders)."""
-        text = json.dumps(self.to_dict(), sort_keys=True, default=str)
+        """Short stable hash of the experiment (names default result folders; not the chunking)."""
+        text = json.dumps(self.identity(), sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:10]
 
-    def n_chunks(self) -> int:
-        return -(-self.count // self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> tuple[int, int]:
-        """(first record index, number of records) of ``chunk``."""
-        offset = chunk * self.chunk_size
-        return self.start + offset, min(self.chunk_size, self.count - offset)
+    def identity(self) -> dict[str, Any]:
+        """What must match for a results folder to hold this experiment (not the chunking)."""
+        d = self.to_dict()
+        d.pop("chunk_size")
+        return d
 
     def game_object(self) -> Game:
         return get_game(self.game)
@@ -98,9 +98,7 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
     specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
     g.policies.table(specs)  # compile now: a bad policy fails before any work starts
     files = {s.rpartition(":")[0]: file_fingerprint(s.rpartition(":")[0]) for s in specs if is_user_spec(s)}
-    if chunk_size is None:
-        chunk_size = u.chunk_size
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0):
         raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
     return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),
                           policies=tuple(specs), chunk_size=chunk_size, records=records,

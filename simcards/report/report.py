@@ -68,7 +68,9 @@ def _run_command(spec: dict[str, Any], out: Path) -> str:
 def _compare_command(meta: dict[str, Any], out: Path) -> str:
     parts = ["simcards", "compare", meta["game"], "--unit", meta["unit"], "--seed", str(meta["seed"])]
     if meta.get("precision"):
-        parts += ["--precision", str(meta["precision"]), "--max-count", str(meta["max_count"])]
+        first = (meta.get("comparison") or {}).get("first")
+        parts += (["--count", str(first)] if first else []) + ["--precision", str(meta["precision"]),
+                                                               "--max-count", str(meta["max_count"])]
     else:
         parts += ["--count", str(meta["count"])]
     if meta.get("preset"):
@@ -145,25 +147,37 @@ def _compare_headlines(diffs: pd.DataFrame, limit: int = 12) -> list[str]:
 
 
 def build_report(folder: str | Path) -> tuple[Path, Path]:
-    """Write ``report.md`` and ``report.html`` into a results folder; return their paths."""
+    """Write ``report.md`` and ``report.html`` into a results folder; return their paths.
+
+    A folder whose files do not match the checksums in its ``meta.json``, or that is
+    unfinished, is refused (one line); the report files are written atomically, so a
+    full disk or a read-only folder leaves nothing half-written.
+    """
+    from simcards.experiment.store import atomic_write_text, read_meta_file, verify_files
+
     out = Path(folder)
-    meta_path = out / "meta.json"
-    if not meta_path.exists():
+    if not (out / "meta.json").exists():
         raise SimcardsError(f"{out} is not a simcards results folder (no meta.json)")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except ValueError:
-        raise SimcardsError(f"{meta_path} is corrupt") from None
+    meta = read_meta_file(out)
+    if meta.get("status", "complete") != "complete":
+        what = "comparison" if meta.get("kind") == "compare" else "run"
+        raise SimcardsError(f"{out} holds an unfinished {what}; rerun its command to finish it first")
+    bad = verify_files(out, meta)
+    if bad:
+        raise SimcardsError(f"{out}/{bad[0]} does not match its checksum in meta.json (damaged or edited"
+                            f"{f'; {len(bad) - 1} more file(s) too' if len(bad) > 1 else ''}); rerun the command "
+                            f"that made the folder to recompute it")
     if meta.get("kind") == "compare":
         md = _compare_markdown(out, meta)
-    elif meta.get("status") == "complete":
-        md = _run_markdown(out, meta)
     else:
-        raise SimcardsError(f"{out} holds an unfinished run; rerun its command to finish it first")
-    md_path = out / "report.md"
-    md_path.write_text(md)
-    html_path = out / "report.html"
-    html_path.write_text(_html(md, out, title=md.splitlines()[0].lstrip("# ")))
+        md = _run_markdown(out, meta)
+    html = _html(md, out, title=md.splitlines()[0].lstrip("# "))
+    md_path, html_path = out / "report.md", out / "report.html"
+    try:
+        atomic_write_text(md_path, md)
+        atomic_write_text(html_path, html)
+    except SimcardsError as exc:
+        raise SimcardsError(f"no report written: {exc}") from None
     return md_path, html_path
 
 
@@ -226,7 +240,7 @@ def _compare_markdown(out: Path, meta: dict[str, Any]) -> str:
               + (f", preset `{meta['preset']}`" if meta.get("preset") else "")),
              ("base policy", str(meta.get("policy") or game.default_policy)),
              ("arms", "; ".join(arm_lines) + f" (baseline: `{arms[0]['name']}`)"),
-             ("stopping", f"precision {meta['precision']} ({'reached' if meta.get('resolved') else 'NOT reached'} after "
+             ("stopping", f"precision {meta['precision']} ({meta.get('precision_meaning') or ''}; {'reached' if meta.get('resolved') else 'NOT reached'} after "
                           f"{meta['rounds']} rounds)" if meta.get("precision") else "fixed size"),
              ("computed with", f"simcards {meta.get('simcards_version')} (git {str(meta.get('git_commit'))[:10]}) in "
                                f"{meta.get('seconds', 0):.1f} s"),
@@ -244,8 +258,11 @@ def _compare_markdown(out: Path, meta: dict[str, Any]) -> str:
         diff_table = _table(shown)
     multiple = (f"{len(diffs)} differences are reported. Each interval is a 95 % interval on its own; when reading "
                 f"many at once, use the Holm-adjusted p-values (family-wise 5 %) to decide which are real.") if len(diffs) > 1 else ""
+    from simcards.experiment.compare import identical_note
+
+    identical = [f"**Warning**: {identical_note(g).removeprefix('note: ')}." for g in meta.get("identical", [])]
     lines = [f"# {game.title}: {question}", "", "## The question", "", question, "",
-             "## Answers", "", *[f"- {h}" for h in _compare_headlines(diffs)], "",
+             "## Answers", "", *[f"{w}\n" for w in identical], *[f"- {h}" for h in _compare_headlines(diffs)], "",
              "Every arm played exactly the same deals (common random numbers), so each difference is paired: "
              "its interval is computed from the per-batch differences and is much narrower than comparing two "
              "independent runs (the 'unpaired ±' column shows that width). " + multiple, "",

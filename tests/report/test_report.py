@@ -45,10 +45,11 @@ def test_paired_interval_has_its_nominal_coverage():
 
 
 def test_precision_adds_rounds_until_resolved():
-    result = compare("toy", [parse_arm("name=a"), parse_arm("seat1=expert,name=b")], seed=1, precision=0.02,
+    result = compare("toy", [parse_arm("name=a"), parse_arm("seat1=expert,name=b")], seed=1, precision="mean=0.02",
                      metrics=["best"])
     assert result.resolved and result.rounds >= 2
     assert (result.differences.half_width <= 0.02).all()
+    assert (result.differences.n_arm == result.count).all()  # a batch split by a round is not counted twice
     assert set(result.differences.metric) == {"best"}
 
 
