@@ -36,8 +36,7 @@ from simcards.experiment.store import ResultsFolder
 BACKENDS = ("local", "dask")
 TARGET_SECONDS = 2.0  # wanted time of one chunk
 FIRST_CHUNK = 32  # records of the first chunks, before any speed is known
-MAX_CHUNK = {"all": 250_000}  # records kept in memory per chunk; others: MAX_CHUNK_SUMMARY
-MAX_CHUNK_SUMMARY = 4_000_000
+MAX_CHUNK_BYTES = 48 << 20  # a chunk's records in memory (int64 columns), whatever its time
 POLL_SECONDS = 0.2  # how often the collecting loop looks at Ctrl-C
 SCHEDULER_GRACE = 10.0  # seconds without a Dask scheduler before giving up
 
@@ -86,7 +85,7 @@ class ChunkPlanner:
     """
 
     def __init__(self, start: int, count: int, done: list[tuple[int, int]], *, fixed: int | None = None,
-                 align: int | None = None, max_size: int = MAX_CHUNK_SUMMARY):
+                 align: int | None = None, max_size: int = 1_000_000):
         self.start, self.end = start, start + count
         self.fixed, self.align, self.max_size = fixed, align, max_size
         self.size = fixed or FIRST_CHUNK
@@ -336,7 +335,7 @@ def _close_client(client, cluster) -> None:
 
 
 def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    print(f"note: {line}", file=sys.stderr, flush=True)
 
 
 def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int | None = None,
@@ -386,8 +385,9 @@ def _execute(spec, folder, done, *, threads, backend, scheduler, workers, progre
             pieces.append((entry["start"], t))
     kept: dict[int, pd.DataFrame] = {}
     chunk_tallies: dict[int, pd.DataFrame] = {}
+    columns = len(get_game(spec.game).unit(spec.unit).column_names()) + 1
     planner = ChunkPlanner(spec.start, spec.count, [(e["start"], e["count"]) for e in done], fixed=spec.chunk_size,
-                           align=batch_size, max_size=MAX_CHUNK.get(spec.records, MAX_CHUNK_SUMMARY))
+                           align=batch_size, max_size=max(1, MAX_CHUNK_BYTES // (8 * columns)))
     bar = _progress_bar(spec, sum(e["count"] for e in done), progress)
     client = cluster = pool = None
     started = time.perf_counter()

@@ -69,7 +69,9 @@ def _compare_command(meta: dict[str, Any], out: Path) -> str:
     parts = ["simcards", "compare", meta["game"], "--unit", meta["unit"], "--seed", str(meta["seed"])]
     if meta.get("precision"):
         first = (meta.get("comparison") or {}).get("first")
-        parts += (["--count", str(first)] if first else []) + ["--precision", str(meta["precision"]),
+        p = meta["precision"]
+        p = ",".join(f"{k}={v}" for k, v in p.items()) if isinstance(p, dict) else str(p)
+        parts += (["--count", str(first)] if first else []) + ["--precision", p,
                                                                "--max-count", str(meta["max_count"])]
     else:
         parts += ["--count", str(meta["count"])]

@@ -95,3 +95,49 @@ def test_an_unreachable_scheduler_fails_in_bounded_time_with_one_line():
     with pytest.raises(SimcardsError, match="cannot reach Dask scheduler"):
         execute(spec, backend="dask", scheduler=f"tcp://127.0.0.1:{free_port()}", connect_timeout=3)
     assert time.time() - t0 < 30
+
+
+def test_a_scheduler_that_dies_mid_run_is_one_line_in_bounded_time_and_the_run_resumes_locally(tmp_path):
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--dashboard-address", ":0", "--no-show"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
+                               "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        from distributed import Client
+
+        deadline = time.time() + 90
+        while True:
+            try:
+                with Client(address, timeout=5) as c:
+                    c.wait_for_workers(1, timeout=60)
+                break
+            except Exception:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.5)
+        spec = make_spec("toy", count=40000, seed=4, chunk_size=500, settings=["work=20000"])
+        seen = []
+
+        def kill_the_scheduler(start, count):
+            seen.append(start)
+            if len(seen) == 2:
+                scheduler.kill()
+
+        out = tmp_path / "r"
+        t0 = time.time()
+        with pytest.raises(SimcardsError) as info:
+            execute(spec, backend="dask", scheduler=address, out=out, on_chunk=kill_the_scheduler)
+        assert time.time() - t0 < 90
+        message = str(info.value)
+        assert "\n" not in message and "lost the Dask scheduler" in message
+        assert "run the same command again to resume" in message and "--backend local" in message
+    finally:
+        for p in (worker, scheduler):
+            p.kill()
+            p.wait()
+    resumed = execute(spec, out=out, threads=2)
+    assert resumed.resumed_chunks >= 2
+    pd.testing.assert_frame_equal(resumed.records, execute(spec, threads=2).records)
