@@ -164,8 +164,10 @@ class FolderLock:
         self._fh = None
 
     def acquire(self) -> "FolderLock":
-        import fcntl
-
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not a POSIX system: no lock
+            return self
         path = self.folder / LOCK
         try:
             fh = open(path, "a+")
@@ -318,10 +320,6 @@ class ResultsFolder:
                     raise SimcardsError(problem)
                 clear_folder(self.path)
                 existing = None
-        try:
-            self.chunks_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SimcardsError(f"cannot write to output folder {self.path}: {_reason(exc)}") from None
         if existing is not None and existing.get("status") == "complete":
             bad = verify_files(self.path, existing)
             if not bad:
@@ -329,8 +327,11 @@ class ResultsFolder:
                 return list(existing["manifest"]["done"])
             self.notes.append(f"{self.path}: {', '.join(bad)} damaged (checksum mismatch); computing the run again")
             clear_folder(self.path)
-            self.chunks_dir.mkdir(parents=True, exist_ok=True)
             existing = None
+        try:
+            self.chunks_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SimcardsError(f"cannot write to output folder {self.path}: {_reason(exc)}") from None
         if existing is None:
             self.meta = {"format": FORMAT, "spec": spec.to_dict(), "status": "running",
                          "simcards_version": _version(), "git_commit": git_commit(), "machine": machine(),

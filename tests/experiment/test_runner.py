@@ -60,6 +60,7 @@ def test_results_folder_contents_and_rerun_is_free(tmp_path):
     assert not (out / "chunks").exists()
     again = execute(toy_spec(), out=out)
     assert again.computed_chunks == 0
+    assert not (out / "chunks").exists()
     pd.testing.assert_frame_equal(first.records, again.records)
 
 
