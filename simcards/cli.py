@@ -34,7 +34,7 @@ class SimcardsGroup(click.Group):
             rv = super().main(args=args, prog_name=prog_name or "simcards", standalone_mode=False, **extra)
         except SimcardsError as exc:
             click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
+            sys.exit(getattr(exc, "exit_status", 2))  # 130 for an interrupted run (finished work kept)
         except click.ClickException as exc:
             context = f" (see `{exc.ctx.command_path} --help`)" if getattr(exc, "ctx", None) else ""
             click.echo(f"error: {exc.format_message()}{context}", err=True)

@@ -273,7 +273,8 @@ def comparison_identity(g: Game, unit: str, arms: Sequence[Arm], *, seed: int, f
     """What must match for a folder to hold this comparison (its hash names the default folder)."""
     return {"game": g.name, "unit": unit, "seed": seed, "first": first, "batch_size": batch,
             "precision": None if precision is None else str(precision), "max_count": max_count,
-            "metrics": sorted(metrics or []), "preset": preset, "settings": list(settings), "policy": policy,
+            "metrics": sorted(metrics or []) if precision is not None else [],  # they decide rounds only
+            "preset": preset, "settings": list(settings), "policy": policy,
             "seat_policy": {str(k): v for k, v in sorted((seat_policy or {}).items())},
             "arms": [_arm_dict(a) for a in arms]}
 

@@ -161,6 +161,8 @@ class RunResult:
 class Interrupted(SimcardsError):
     """The run was interrupted; finished chunks are kept."""
 
+    exit_status = 130  # what a shell expects after Ctrl-C
+
     def __init__(self, done: int, records: int, total_records: int, unit: str, out: Path | None):
         where = f"kept in {out}; run the same command again to resume" if out else "not kept (no --out)"
         super().__init__(f"interrupted: {done} finished chunk{'s' * (done != 1)} ({records:,} of "

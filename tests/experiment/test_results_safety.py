@@ -181,6 +181,18 @@ def test_compare_killed_by_sigkill_resumes_to_the_uninterrupted_result(tmp_path)
     assert json.loads((out / "meta.json").read_text())["status"] == "complete"
 
 
+def test_ctrl_c_on_compare_is_one_line_exit_130_and_resumes(tmp_path):
+    out = tmp_path / "cmp"
+    proc = spawn(SLOW_COMPARE + ["--out", out])
+    wait_for(lambda: n_done(out / "arms" / "arm1-round1" / "meta.json") >= 2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "run the same command again to resume" in lines[0], err
+    assert n_done(out / "arms" / "arm1-round1" / "meta.json") >= 2
+
+
 def test_an_interrupted_compare_keeps_its_batches(tmp_path, monkeypatch):
     import simcards.experiment.compare as cmp
 
@@ -203,6 +215,31 @@ def test_an_interrupted_compare_keeps_its_batches(tmp_path, monkeypatch):
     resumed = compare("toy", arms, deals=6400, seed=2, out=out)
     fresh = compare("toy", arms, deals=6400, seed=2)
     pd.testing.assert_frame_equal(resumed.differences, fresh.differences)
+
+
+def test_a_spec_file_with_arms_resumes_and_refuses_another_comparison(tmp_path):
+    spec = tmp_path / "arms.toml"
+    spec.write_text('game = "toy"\ndeals = 640\nseed = 3\n[[arms]]\nname = "a"\n[[arms]]\nname = "b"\n'
+                    '[arms.variant]\nsides = 7\n')
+    out = tmp_path / "from-file"
+    first, _ = cli("run", "--spec", spec, "--out", out, "--quiet")
+    assert first.exit_code == 0, first.output
+    before = (out / "differences.csv").read_text()
+    again, _ = cli("run", "--spec", spec, "--out", out, "--quiet")
+    assert again.exit_code == 0 and (out / "differences.csv").read_text() == before
+    spec.write_text(spec.read_text().replace("sides = 7", "sides = 9"))
+    result, lines = cli("run", "--spec", spec, "--out", out, "--quiet")
+    one_error_line(result, lines, "holds a different comparison")
+    assert cli("run", "--spec", spec, "--out", out, "--quiet", "--force")[0].exit_code == 0
+
+
+def test_a_mistyped_metric_costs_no_rerun(tmp_path):
+    out = tmp_path / "m"
+    arms = [parse_arm("name=a"), parse_arm("sides=7,name=b")]
+    with pytest.raises(SimcardsError, match="no metric 'bset'"):
+        compare("toy", arms, deals=640, metrics=["bset"], out=out)
+    fixed = compare("toy", arms, deals=640, metrics=["best"], out=out)  # the same folder, resumed
+    assert list(fixed.differences.metric) == ["best"]
 
 
 # ----- 4. huge counts: lazy planning, flat memory
