@@ -398,7 +398,7 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
                              max_count=max_count, metrics=metrics, echo=echo, unit=unit_name,
                              threads=threads, backend=backend, scheduler=scheduler, workers=workers,
                              progress=progress, force=force)
-        result.seed, result.precision = seed, precision
+        result.seed, result.precision = seed, precision  # what the rounds do not need to know
         result.meta = {"kind": "compare", "game": g.name, "unit": unit_name, "seed": seed, "count": result.count,
                        "chunk_size": batch, "preset": preset, "settings": list(settings), "policy": policy,
                        "seat_policy": {str(k): v for k, v in (seat_policy or {}).items()}, "precision": precision,
