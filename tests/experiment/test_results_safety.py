@@ -120,7 +120,7 @@ def test_run_force_replaces_a_compare_folder(tmp_path):
 
 def test_a_second_process_on_a_busy_folder_gets_one_line_and_the_first_finishes_intact(tmp_path):
     out = tmp_path / "busy"
-    args = ["run", "toy", "--deals", "20000", "--chunk-size", "1000", "--seed", "5", "--set", "work=1000000",
+    args = ["run", "toy", "--deals", "20000", "--chunk-size", "1000", "--seed", "5", "--set", "work=2000000",
             "--threads", "1", "--quiet", "--out", out]
     first = spawn(args)
     wait_for(lambda: n_done(out / "meta.json") >= 1)
@@ -129,7 +129,7 @@ def test_a_second_process_on_a_busy_folder_gets_one_line_and_the_first_finishes_
     assert second.returncode == 2
     assert err.strip().splitlines() == [f"error: {out} is in use by process {first.pid}"]
     assert first.wait(timeout=300) == 0, first.stderr.read()
-    reference = execute(make_spec("toy", count=20000, seed=5, settings=["work=1000000"]), threads=2).records
+    reference = execute(make_spec("toy", count=20000, seed=5, settings=["work=2000000"]), threads=2).records
     pd.testing.assert_frame_equal(pd.read_parquet(out / "deals.parquet"), reference)
     assert not temporary_files(out)
 
