@@ -139,7 +139,6 @@ class RunResult:
     computed_chunks: int = 0
     computed_records: int = 0
     meta: dict = field(default_factory=dict)
-    chunk_tallies: dict = field(default_factory=dict)  # start -> tally (in-memory runs)
     batch_tallies: dict = field(default_factory=dict)  # batch -> tally (with batch_size)
 
     @property
@@ -386,7 +385,6 @@ def _execute(spec, folder, done, *, threads, backend, scheduler, workers, progre
         if batch_size:
             pieces.append((entry["start"], t))
     kept: dict[int, pd.DataFrame] = {}
-    chunk_tallies: dict[int, pd.DataFrame] = {}
     columns = len(get_game(spec.game).unit(spec.unit).column_names()) + 1
     planner = ChunkPlanner(spec.start, spec.count, [(e["start"], e["count"]) for e in done], fixed=spec.chunk_size,
                            align=batch_size, max_size=max(1, MAX_CHUNK_BYTES // (8 * columns)))
@@ -427,10 +425,8 @@ def _execute(spec, folder, done, *, threads, backend, scheduler, workers, progre
                 except SimcardsError as exc:
                     raise SimcardsError(f"{exc}; {folder.done_chunks} finished chunks are kept: "
                                         f"make room and run the same command again to resume") from None
-            else:
-                chunk_tallies[start] = chunk_tally
-                if records is not None:
-                    kept[start] = records
+            elif records is not None:
+                kept[start] = records
             if batch_size:
                 pieces.append((start, chunk_tally))
             accumulated.add(chunk_tally)
@@ -479,7 +475,7 @@ def _execute(spec, folder, done, *, threads, backend, scheduler, workers, progre
     return RunResult(spec=spec, summary=summary, tally=tally, records=records,
                      out=folder.path if folder else None, seconds=seconds, resumed_chunks=len(done),
                      computed_chunks=computed, computed_records=computed_records,
-                     meta=folder.meta if folder else {}, chunk_tallies=chunk_tallies, batch_tallies=batch_tallies)
+                     meta=folder.meta if folder else {}, batch_tallies=batch_tallies)
 
 
 def _batch_tallies(pieces: list[tuple[int, pd.DataFrame]], batch_size: int) -> dict[int, pd.DataFrame]:
