@@ -179,13 +179,15 @@ def check_compare_metrics(game: Game, arms: Sequence, metrics: Sequence[str], *,
 
 
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
-    """An odds table as ``csv`` (one row per option) or ``json`` (the rows with the
+    """An odds table as ``table`` (the console's text), ``csv`` (one row per option) or ``json`` (the rows with the
     game, command, deals, policies and notes), for a spreadsheet or a script.
 
     Interval columns printed as ``[low, high]`` become two numeric columns
     (``<name> low``, ``<name> high``); empty cells become empty (csv) or null (json)."""
     import json
 
+    if fmt == "table":
+        return table_text(result.table, max_rows=None) + "\n"
     table = _machine_table(result.table)
     if fmt == "csv":
         return table.to_csv(index=False)
@@ -195,6 +197,15 @@ def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
                "notes": list(result.table.attrs.get("notes", ())), "rows": rows}
         return json.dumps(doc, indent=2) + "\n"
     raise SimcardsError(f"unknown format {fmt!r} (table, csv or json)")
+
+
+def table_text(frame: pd.DataFrame, max_rows: int | None = 60) -> str:
+    """A table as the console shows it (4 significant digits)."""
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", max_rows, "display.width", 160, "display.max_columns", 20,
+                           "display.float_format", "{:.4g}".format):
+        return frame.to_string(index=False)
 
 
 def _machine_table(table: pd.DataFrame) -> pd.DataFrame:

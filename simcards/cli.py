@@ -86,11 +86,9 @@ def _files_line(out) -> str | None:
 
 
 def _print_table(frame, max_rows: int = 60) -> None:
-    import pandas as pd
+    from simcards.api import table_text
 
-    with pd.option_context("display.max_rows", max_rows, "display.width", 160, "display.max_columns", 20,
-                           "display.float_format", "{:.4g}".format):
-        click.echo(frame.to_string(index=False))
+    click.echo(table_text(frame, max_rows))
 
 
 def _print_summary(summary, max_rows: int = 60) -> None:
@@ -125,52 +123,18 @@ def main():
 @main.command()
 def games():
     """List the games, one line each."""
-    from simcards.api import list_games
+    from simcards.describe import cached, games_text
 
-    for row in list_games().itertuples(index=False):
-        click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")
+    click.echo(cached("games", games_text), nl=False)
 
 
 @main.command()
 @click.argument("game")
 def rules(game):
     """Show GAME's house-rule parameters, presets, units, record columns and policies."""
-    from simcards.api import rules as rule_table
-    from simcards.core.game import get_game
+    from simcards.describe import cached, rules_text
 
-    g = get_game(game)
-    click.echo(f"{g.title} ({g.name})\n{g.description}\n")
-    click.echo("Parameters (set with --set name=value):")
-    for row in rule_table(game).itertuples(index=False):
-        click.echo(f"  {row.parameter} = {row.default}\n      allowed: {row.allowed}\n      {row.meaning}")
-    click.echo("\nPresets (--preset NAME):")
-    for name, settings in g.presets.items():
-        text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
-        click.echo(f"  {name}: {text}")
-    if g.shortcuts:
-        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items()))
-    click.echo("\nUnits (--unit NAME, count with --<plural>):")
-    for u in g.units:
-        click.echo(f"  {u.name} (--{u.plural}): {u.help}")
-        for c in u.columns:
-            click.echo(f"      {c.name}: {c.help}")
-    click.echo("\nPolicies (--policy NAME, --seat-policy SEAT=NAME, or my_bots.py:name):")
-    for name, p in g.policies.builtins.items():
-        doc = (getattr(p, "doc", "") or "").strip().splitlines()
-        click.echo(f"  {name}" + (f": {doc[0]}" if doc else ""))
-    click.echo("  decisions (write a policy: docs/policies.md):")
-    for d in g.policies.decisions:
-        click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")
-
-
-def _signature_text(signature) -> str:
-    """``(int64[:], uint64[:]) -> int64`` rather than numba's verbose repr."""
-    import re
-
-    def array(m: re.Match) -> str:
-        return f"{m.group(1)}[{', '.join(':' * int(m.group(2)))}]"
-
-    return re.sub(r"Array\((\w+), (\d), '\w', \w+, aligned=\w+\)", array, str(signature))
+    click.echo(cached("rules " + game.strip().lower(), lambda: rules_text(game)), nl=False)
 
 
 def experiment_options(f):

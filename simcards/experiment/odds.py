@@ -57,6 +57,8 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
     ``progress`` shows a tqdm bar of deals done out of the target (with ``precision``,
     the target is ``max_deals``: the run usually stops well before it)."""
     g = game if isinstance(game, Game) else get_game(game)
+    if threads is not None and (isinstance(threads, bool) or threads < 1):
+        raise SimcardsError(f"--threads must be a positive integer, got {threads!r}")
     support = g.odds_support(command)
     v = g.variant(preset, variant, list(settings))
     query = support.prepare(v, request)
@@ -68,8 +70,6 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
     if precision is not None and deals is not None:
         raise SimcardsError("give either --deals or --precision")
     target = deals if deals is not None else (max_deals or DEFAULT_MAX_DEALS if precision else DEFAULT_DEALS)
-    if threads is not None and (isinstance(threads, bool) or threads < 1):
-        raise SimcardsError(f"--threads must be a positive integer, got {threads!r}")
     threads = threads or os.cpu_count() or 1
     batch = max(1, min(support.batch, target))
     acc = stats.Accumulator()
