@@ -15,13 +15,14 @@ EPILOG_RUN = """\b
 Examples:
   simcards run spades --deals 1000000 --seed 7 --out results/spades-default
   simcards run spades --unit game --games 20000 --preset club_rules --set bag_limit=5 --out results/bag5
-  simcards run spades --policy expert --seat-policy 1=basic --seat-policy 3=my_bots.py:cautious --deals 200000
+  simcards run spades --policy expert --seat-policy 1=basic --seat-policy 3=docs/examples/my_bots.py:cautious --deals 200000
   simcards run cutthroat --players 5 --set jokers=2 --unit game --games 50000
   simcards run spades --deals 2000000 --backend dask            # local Dask cluster
   simcards run spades --deals 50000000 --backend dask --scheduler tcp://host:8786 --out results/big
 
 An interrupted run keeps its finished chunks: rerun the same command to resume.
-Without --out, results go to results/<game>-<unit>-<hash of the experiment>."""
+Without --out, results go to results/<game>-<unit>-<hash of the experiment>. A progress
+bar (time left) shows on a terminal; --quiet hides it and the summary table."""
 
 COUNT_OPTIONS = ("deals", "games", "tournaments", "baazis", "matches")
 
@@ -113,10 +114,13 @@ def main():
 
     \b
     Start with:
-      simcards games                  the games, one line each
-      simcards rules spades           every house rule of a game, presets, units, policies
+      simcards games                  # the games, one line each
+      simcards rules spades           # every house rule of a game, presets, units, policies
       simcards run spades --deals 100000 --out results/first
       simcards replay spades --seed 7 --deal 123
+      simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
+
+    Guide: docs/guide.md. Every command has --help with examples.
     """
 
 
@@ -267,10 +271,12 @@ Examples:
   simcards compare spades --arm bag_limit=10 --arm bag_limit=5 --unit game --games 100000
   simcards compare kierki --arm policy=basic --arm policy=expert --precision 0.5
   simcards compare spades --arm name=plain --arm nil_value=50,name=cheap-nil --deals 500000 --metric points
+  simcards compare spades --arm seat3=basic --arm seat3=docs/examples/my_bots.py:cautious --deals 200000 --quiet
   simcards run --spec scripts/experiments/spades-bags.toml       # arms from an experiment file
 
 An arm is comma-separated items: house rules (name=value), preset=NAME, policy=NAME,
-seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the same deals."""
+seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the same deals.
+Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures/."""
 
 
 @main.command(epilog=EPILOG_COMPARE)
@@ -402,14 +408,15 @@ def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require
 ODDS_EPILOG = """\b
 Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
-  simcards bid spades --hand "..." --bids "E=3" --scores 310:420 --precision 0.005
-  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95 --bags 0:0:5
-  simcards bid seep --hand "KS 9H 3D 5C"
-  simcards trump kierki --cards "AS KS 5H 2D 9C"
-  simcards odds contract-rummy --deal 3 --players 4 --hand "<10 cards>"
+  simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat S --dealer W --bids "N=3,E=4" --scores 310:420 --precision 0.005
+  simcards bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --scores 120:180:95 --bags 0:0:5
+  simcards bid seep --hand "KS 9H 3D 5C" --format csv -o seep-bids.csv
+  simcards trump kierki --cards "AS KS 5H 2D 9C" --format json --quiet
+  simcards odds contract-rummy --deal 3 --players 4 --hand "7S 7H 7D QS QH 2C 5D 9H KC 4S"
 
 Unknown cards are dealt uniformly around the known ones; every option is played
-on the same deals. Intervals are 95 %."""
+on the same deals. Intervals are 95 %. --format csv|json prints the data alone on
+stdout (words on stderr), -o FILE writes it to a file; --quiet hides the progress bar."""
 
 
 @main.command(epilog=ODDS_EPILOG)
