@@ -127,18 +127,75 @@ def main():
 @main.command()
 def games():
     """List the games, one line each."""
-    from simcards.describe import cached, games_text
+    from simcards.describe import cached
 
-    click.echo(cached("games", games_text), nl=False)
+    click.echo(cached("games", lambda: _printed(_print_games)), nl=False)
 
 
 @main.command()
 @click.argument("game")
 def rules(game):
     """Show GAME's house-rule parameters, presets, units, record columns and policies."""
-    from simcards.describe import cached, rules_text
+    from simcards.describe import cached
 
-    click.echo(cached("rules " + game.strip().lower(), lambda: rules_text(game)), nl=False)
+    click.echo(cached("rules " + game.strip().lower(), lambda: _printed(_print_rules, game)), nl=False)
+
+
+def _printed(show, *args) -> str:
+    """What ``show(*args)`` prints (the texts of games and rules are cached: simcards.describe)."""
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        show(*args)
+    return buffer.getvalue()
+
+
+def _print_games():
+    from simcards.api import list_games
+
+    for row in list_games().itertuples(index=False):
+        click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")
+
+
+def _print_rules(game):
+    from simcards.api import rules as rule_table
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    click.echo(f"{g.title} ({g.name})\n{g.description}\n")
+    click.echo("Parameters (set with --set name=value):")
+    for row in rule_table(game).itertuples(index=False):
+        click.echo(f"  {row.parameter} = {row.default}\n      allowed: {row.allowed}\n      {row.meaning}")
+    click.echo("\nPresets (--preset NAME):")
+    for name, settings in g.presets.items():
+        text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
+        click.echo(f"  {name}: {text}")
+    if g.shortcuts:
+        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items()))
+    click.echo("\nUnits (--unit NAME, count with --<plural>):")
+    for u in g.units:
+        click.echo(f"  {u.name} (--{u.plural}): {u.help}")
+        for c in u.columns:
+            click.echo(f"      {c.name}: {c.help}")
+    click.echo("\nPolicies (--policy NAME, --seat-policy SEAT=NAME, or my_bots.py:name):")
+    for name, p in g.policies.builtins.items():
+        doc = (getattr(p, "doc", "") or "").strip().splitlines()
+        click.echo(f"  {name}" + (f": {doc[0]}" if doc else ""))
+    click.echo("  decisions (write a policy: docs/policies.md):")
+    for d in g.policies.decisions:
+        click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")
+
+
+def _signature_text(signature) -> str:
+    """``(int64[:], uint64[:]) -> int64`` rather than numba's verbose repr."""
+    import re
+
+    def array(m: re.Match) -> str:
+        return f"{m.group(1)}[{', '.join(':' * int(m.group(2)))}]"
+
+    return re.sub(r"Array\((\w+), (\d), '\w', \w+, aligned=\w+\)", array, str(signature))
 
 
 def experiment_options(f):

@@ -1,8 +1,8 @@
-"""The texts of ``simcards games`` and ``simcards rules GAME``, cached so they start fast.
+"""A cache for the texts of ``simcards games`` and ``simcards rules GAME``, so they start fast.
 
-Building them imports every game (numba kernels, pandas): about two seconds. The texts
-depend only on simcards' sources, so they are kept in a small cache keyed by a hash of
-every ``.py`` file of the package, the Python executable and its version: an edit, an
+Building them (simcards.cli prints them) imports every game (numba kernels, pandas):
+about two seconds. The texts depend only on simcards' sources, so they are kept in a
+small cache keyed by a hash of every ``.py`` file of the package, the Python executable and its version: an edit, an
 upgrade or another environment builds them afresh, and a warm call reads one JSON file
 without importing numba, numpy or pandas (``scripts/bench.py --startup`` measures it).
 Plug-in games (``SIMCARDS_GAMES``) are never cached. The cache lives in
@@ -19,52 +19,6 @@ from pathlib import Path
 from typing import Callable
 
 PACKAGE = Path(__file__).resolve().parent
-
-
-def games_text() -> str:
-    """One line per game: name, title, units, policies."""
-    from simcards.api import list_games
-
-    return "".join(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}\n"
-                   for row in list_games().itertuples(index=False))
-
-
-def rules_text(game: str) -> str:
-    """Every house-rule parameter, preset, shortcut, unit (with its columns) and policy of ``game``."""
-    from simcards.api import rules as rule_table
-    from simcards.core.game import get_game
-
-    g = get_game(game)
-    lines = [f"{g.title} ({g.name})", g.description, "", "Parameters (set with --set name=value):"]
-    for row in rule_table(game).itertuples(index=False):
-        lines += [f"  {row.parameter} = {row.default}", f"      allowed: {row.allowed}", f"      {row.meaning}"]
-    lines += ["", "Presets (--preset NAME):"]
-    for name, settings in g.presets.items():
-        text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
-        lines.append(f"  {name}: {text}")
-    if g.shortcuts:
-        lines += ["", "Shortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items())]
-    lines += ["", "Units (--unit NAME, count with --<plural>):"]
-    for u in g.units:
-        lines.append(f"  {u.name} (--{u.plural}): {u.help}")
-        lines += [f"      {c.name}: {c.help}" for c in u.columns]
-    lines.append("\nPolicies (--policy NAME, --seat-policy SEAT=NAME, or my_bots.py:name):")
-    for name, p in g.policies.builtins.items():
-        doc = (getattr(p, "doc", "") or "").strip().splitlines()
-        lines.append(f"  {name}" + (f": {doc[0]}" if doc else ""))
-    lines.append("  decisions (write a policy: docs/policies.md):")
-    lines += [f"    {d.name}{signature_text(d.signature)}: {d.help}" for d in g.policies.decisions]
-    return "\n".join(lines) + "\n"
-
-
-def signature_text(signature) -> str:
-    """``(int64[:], uint64[:]) -> int64`` rather than numba's verbose repr."""
-    import re
-
-    def array(m: re.Match) -> str:
-        return f"{m.group(1)}[{', '.join(':' * int(m.group(2)))}]"
-
-    return re.sub(r"Array\((\w+), (\d), '\w', \w+, aligned=\w+\)", array, str(signature))
 
 
 def cached(key: str, build: Callable[[], str]) -> str:

@@ -9,7 +9,8 @@ comment. Nothing in a command is replaced except, to keep the test fast:
   ``SMALL``'s value; an odds command (bid, trump, odds) without a count, which plays
   20,000 deals by default, gets ``--deals ODDS_DEALS``; one with ``--precision`` gets
   ``--max-deals ODDS_DEALS`` (it may then stop short of the precision, and says so);
-  ``compare --precision`` likewise gets ``--max-count``;
+  ``compare --precision`` likewise gets ``--max-count`` (and ``--count``, without a
+  count its first round alone is tens of thousands of records);
 - nothing else: paths are the docs' own, resolved from the repository root (the test
   runs in a temporary folder holding links to ``docs/``, ``scripts/`` and ``shared/``,
   so results folders and plots land there).
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "games").glob("*.md"))]
 SMALL = {"--deals": 2000, "--games": 200, "--tournaments": 20, "--baazis": 100, "--matches": 30, "--count": 2000}
 ODDS_DEALS = 1000
-COMPARE_MAX = 4000
+COMPARE_MAX = 1024
 ODDS_COMMANDS = {"bid", "trump", "odds"}
 NEEDS_CLUSTER = ("--scheduler",)  # tcp://host:8786 and the like: no cluster in a test
 
@@ -114,8 +115,11 @@ def shrink(argv: list[str]) -> list[str]:
         elif "--deals" in argv:
             i = argv.index("--deals")
             argv[i + 1] = str(min(int(argv[i + 1]), ODDS_DEALS))
-    if argv and argv[0] == "compare" and "--precision" in argv and "--max-count" not in argv:
-        argv += ["--max-count", str(COMPARE_MAX)]
+    if argv and argv[0] == "compare" and "--precision" in argv:
+        if "--max-count" not in argv:
+            argv += ["--max-count", str(COMPARE_MAX)]
+        if not any(token in SMALL for token in argv):  # its first round is large too
+            argv += ["--count", str(COMPARE_MAX // 4)]
     return argv
 
 
@@ -131,12 +135,20 @@ COMMANDS = documented_commands() + help_commands()
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
-    ws = tmp_path_factory.mktemp("docs")
-    for name in ("docs", "scripts", "shared"):
-        if (ROOT / name).exists():
-            (ws / name).symlink_to(ROOT / name)
-    return ws
+def workspaces(tmp_path_factory):
+    """One folder per page (or --help text): its commands may build on each other
+    (run, then report; interrupt, then resume), other pages' may not collide with them."""
+    made = {}
+
+    def workspace(source: str):
+        if source not in made:
+            ws = made[source] = tmp_path_factory.mktemp("docs")
+            for name in ("docs", "scripts", "shared"):
+                if (ROOT / name).exists():
+                    (ws / name).symlink_to(ROOT / name)
+        return made[source]
+
+    return workspace
 
 
 def test_the_docs_show_commands():
@@ -155,8 +167,8 @@ def test_every_odds_and_run_command_is_kept_small():
 
 @pytest.mark.parametrize("where,command,expected",
                          [pytest.param(w, c, e, id=w, marks=_marks(c)) for w, c, e in COMMANDS])
-def test_documented_command_runs(workspace, monkeypatch, where, command, expected):
-    monkeypatch.chdir(workspace)
+def test_documented_command_runs(workspaces, monkeypatch, where, command, expected):
+    monkeypatch.chdir(workspaces(where.rpartition(":")[0]))
     for argv in _argv_lists(command):
         result = CliRunner().invoke(main, shrink(argv))
         if expected is not None:

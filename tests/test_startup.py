@@ -39,8 +39,10 @@ def test_startup_commands_import_nothing_heavy_when_warm(tmp_path, argv):
 def test_cached_text_is_the_built_text(tmp_path, monkeypatch):
     monkeypatch.delenv("SIMCARDS_GAMES", raising=False)
     monkeypatch.setenv("SIMCARDS_CACHE_DIR", str(tmp_path))
-    built = describe.rules_text("seep")
-    assert describe.cached("rules seep", lambda: describe.rules_text("seep")) == built
+    from simcards.cli import _print_rules, _printed
+
+    built = _printed(_print_rules, "seep")
+    assert describe.cached("rules seep", lambda: _printed(_print_rules, "seep")) == built
     assert describe.cached("rules seep", lambda: "not called") == built
     assert "num_players" in built and "Policies" in built
 
