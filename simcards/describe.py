@@ -25,7 +25,10 @@ def cached(key: str, build: Callable[[], str]) -> str:
     """``build()``'s text, from the cache when simcards' sources are unchanged."""
     if os.environ.get("SIMCARDS_GAMES", "").strip():
         return build()
-    path = cache_dir() / f"describe-{_source_digest()[:20]}.json"
+    try:
+        path = cache_dir() / f"describe-{_source_digest()[:20]}.json"
+    except (OSError, RuntimeError):  # no home folder, unreadable sources: no cache
+        return build()
     try:
         entries = json.loads(path.read_text())
         if isinstance(entries, dict) and isinstance(entries.get(key), str):

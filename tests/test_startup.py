@@ -76,3 +76,15 @@ def test_unwritable_cache_is_not_an_error(tmp_path, monkeypatch):
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("SIMCARDS_CACHE_DIR", str(tmp_path / "file" / "sub"))
     assert describe.cached("games", lambda: "text\n") == "text\n"
+
+
+def test_no_home_folder_means_no_cache(monkeypatch):
+    monkeypatch.delenv("SIMCARDS_GAMES", raising=False)
+    monkeypatch.delenv("SIMCARDS_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(describe.Path, "home", staticmethod(no_home))
+    assert describe.cached("games", lambda: "text\n") == "text\n"
