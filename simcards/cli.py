@@ -245,9 +245,12 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
     if spec_file is not None:
         from simcards.experiment.files import run_spec_file
 
-        run_spec_file(spec_file, out=out, threads=threads, backend=backend, scheduler=scheduler,
-                      workers=workers, force=force, progress=_show_progress(quiet), echo=click.echo,
-                      print_summary=None if quiet else _print_summary)
+        result = run_spec_file(spec_file, out=out, threads=threads, backend=backend, scheduler=scheduler,
+                               workers=workers, force=force, progress=_show_progress(quiet), echo=click.echo,
+                               print_summary=None if quiet else _print_summary)
+        files = _files_line(getattr(result, "out", None))
+        if files:
+            click.echo(files)
         return
     if game is None:
         _fail("name a game (see `simcards games`) or give --spec FILE")

@@ -115,3 +115,14 @@ def test_summary_rows_without_observations_say_so(capsys):
     row = next(line for line in out.splitlines() if "win_rate_team0" in line)
     assert "no observations" in row
     assert "[2, 5]" in next(line for line in out.splitlines() if "points" in line)
+
+
+def test_run_spec_says_where_its_data_files_are(tmp_path):
+    spec = tmp_path / "dice.toml"
+    spec.write_text('game = "toy"\ndeals = 640\n[[arms]]\nname = "six"\nvariant = { sides = 6 }\n'
+                    '[[arms]]\nname = "eight"\nvariant = { sides = 8 }\n')
+    out = tmp_path / "dice"
+    result = CliRunner().invoke(main, ["run", "--spec", str(spec), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("data: "))
+    assert str(out / "differences.csv") in line
