@@ -25,6 +25,7 @@ Without --out, results go to results/<game>-<unit>-<hash of the experiment>. A p
 bar (time left) shows on a terminal; --quiet hides it and the summary table."""
 
 COUNT_OPTIONS = ("deals", "games", "tournaments", "baazis", "matches")
+SHORTCUT_OPTIONS = ("players", "deal-type", "contract")  # the options that stand for a --set
 
 
 class SimcardsGroup(click.Group):
@@ -172,8 +173,9 @@ def _print_rules(game):
     for name, settings in g.presets.items():
         text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
         click.echo(f"  {name}: {text}")
-    if g.shortcuts:
-        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items()))
+    offered = {k: v for k, v in g.shortcuts.items() if k in SHORTCUT_OPTIONS}  # --baazis is a count, not match_baazis
+    if offered:
+        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in offered.items()))
     click.echo("\nUnits (--unit NAME, count with --<plural>):")
     for u in g.units:
         click.echo(f"  {u.name} (--{u.plural}): {u.help}")

@@ -126,3 +126,11 @@ def test_run_spec_says_where_its_data_files_are(tmp_path):
     assert result.exit_code == 0, result.output
     line = next(x for x in result.stdout.splitlines() if x.startswith("data: "))
     assert str(out / "differences.csv") in line
+
+
+def test_rules_lists_only_shortcuts_the_command_line_has():
+    """Seep declares --baazis and --first-dealer shortcuts, but --baazis counts baazis."""
+    result = CliRunner().invoke(main, ["rules", "seep"])
+    assert result.exit_code == 0
+    line = next(x for x in result.stdout.splitlines() if x.startswith("Shortcuts:"))
+    assert "--players N means --set num_players=N" in line and "baazis" not in line and "first-dealer" not in line
