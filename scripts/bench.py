@@ -4,12 +4,17 @@
     python scripts/bench.py                         # every game, default unit, basic and expert
     python scripts/bench.py --game spades --unit game --threads 1
     python scripts/bench.py --cold                  # compile from scratch (empty numba cache)
+    python scripts/bench.py --startup               # start-up of simcards --help, games, rules X
 
 Each line runs the real runner in memory (records="summary": kernels plus the
 streaming summary, no disk I/O) for at least --seconds.
 "First call" is the time to import the game and load (or, with --cold, compile) its
 kernels and policies and run a tiny batch; the first line's figure includes the
 shared imports (numba, pandas). Never used by tests: timings belong here, not in assertions.
+
+--startup times whole processes (``python -m simcards.cli ...``, the median of --runs
+runs after one warm-up) of the commands that must start at once, and the first call
+with an empty description cache (simcards.describe) for comparison.
 """
 from __future__ import annotations
 
@@ -48,6 +53,32 @@ def measure(game: str, unit: str | None, policy: str, threads: int, seconds: flo
             "seconds": elapsed, "rate": count / elapsed, "first_call": first}
 
 
+STARTUP_COMMANDS = (["--help"], ["games"], ["rules", "spades"], ["rules", "contract-rummy"])
+
+
+def startup(runs: int) -> list[dict]:
+    """Median wall time of each start-up command, warm, and its first call (empty cache)."""
+    import statistics
+
+    cache = tempfile.mkdtemp(prefix="simcards-startup-")
+    env = dict(os.environ, SIMCARDS_CACHE_DIR=cache)
+    env.pop("SIMCARDS_GAMES", None)
+
+    def once(argv: list[str]) -> float:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simcards.cli", *argv], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t
+
+    rows = []
+    for argv in STARTUP_COMMANDS:
+        first = once(argv)  # fills the cache (games and rules)
+        warm = [once(argv) for _ in range(runs)]
+        rows.append({"command": "simcards " + " ".join(argv), "median_s": statistics.median(warm),
+                     "max_s": max(warm), "first_call_s": first, "runs": runs})
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", action="append", help="game(s) to measure (default: all)")
@@ -60,8 +91,17 @@ def main() -> None:
                     help="summary: kernels plus the streaming summary (default); none: kernels alone")
     ap.add_argument("--cold", action="store_true", help="measure compile time with an empty numba cache")
     ap.add_argument("--json", action="store_true", help="one JSON object per line")
+    ap.add_argument("--startup", action="store_true", help="time the start of --help, games and rules X")
+    ap.add_argument("--runs", type=int, default=7, help="runs per command with --startup (median)")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+
+    if args.startup:
+        for r in startup(args.runs):
+            print(json.dumps(r) if args.json else
+                  f"{r['command']:<32} median {r['median_s'] * 1000:6.0f} ms (max {r['max_s'] * 1000:.0f} ms, "
+                  f"{r['runs']} runs)   first call, empty cache {r['first_call_s'] * 1000:6.0f} ms", flush=True)
+        return
 
     if args.cold and not args._child:
         env = dict(os.environ, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="simcards-cold-"))

@@ -33,6 +33,40 @@ def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mappi
     return game.unit(unit).name, count
 
 
+def shortcut_settings(game: Game, settings: Sequence[str] = (), *, unit: str | None = None,
+                      players: int | None = None, deal_type: str | None = None,
+                      contract: int | None = None) -> list[str]:
+    """``name=value`` pairs for the CLI shortcuts (``--players 3`` -> ``num_players=3``).
+
+    Refuses, with one line, a shortcut the game lacks, a shortcut that repeats a ``--set``
+    of the same parameter, and ``--deal-type``/``--contract`` (which pick the deal the
+    ``deal`` unit plays) with another unit, where they would be silently ignored.
+    """
+    given = {k: v for k, v in (("players", players), ("deal-type", deal_type), ("contract", contract))
+             if v is not None}
+    set_names = {item.partition("=")[0].strip() for item in settings}
+    pairs = []
+    for option, value in given.items():
+        field = game.shortcuts.get(option)
+        if field is None:
+            raise SimcardsError(f"{game.name} has no --{option} option")
+        if field in set_names:
+            raise SimcardsError(f"--{option} {value} and --set {field}=... both set {field}; give one of them")
+        if option in ("deal-type", "contract") and unit is not None and unit != "deal":
+            raise SimcardsError(f"--{option} picks the deal that --unit deal plays; a {game.name} {unit} "
+                                f"plays every deal, so drop --{option} or use --unit deal")
+        pairs.append(f"{field}={value}")
+    return pairs
+
+
+def data_files(out: str | Path | None) -> list[Path]:
+    """The CSV and Parquet files a results folder holds (run or compare), for the console."""
+    if out is None:
+        return []
+    names = ("summary.csv", "differences.csv", "deals.parquet", "batches.parquet", "tally.parquet")
+    return [Path(out) / n for n in names if (Path(out) / n).is_file()]
+
+
 def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
                    preset: str | None = None, variant: Mapping[str, Any] | None = None,
                    settings: Sequence[str] = (), policy: str | None = None,
@@ -129,17 +163,86 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
 
 
+def check_compare_metrics(game: Game, arms: Sequence, metrics: Sequence[str], *, unit: str, **options: Any) -> None:
+    """Refuse, before the real work, metrics no arm produces (``--metric nosuch``).
+
+    Plays every arm on a handful of records (the comparison's own code, nothing saved)
+    and lists the metrics they produced."""
+    from simcards.experiment.compare import compare as run_compare
+
+    local = {k: v for k, v in options.items() if k not in ("backend", "scheduler", "workers")}
+    probe = run_compare(game, list(arms), unit=unit, count=8, out=None, progress=False, **local)
+    known = sorted(set(probe.batches["metric"]))
+    unknown = [m for m in metrics if m not in known]
+    if unknown:
+        raise SimcardsError(f"no arm produces metric {unknown[0]!r} (metrics: {', '.join(known)})")
+
+
+def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
+    """An odds table as ``table`` (the console's text), ``csv`` (one row per option) or ``json`` (the rows with the
+    game, command, deals, policies and notes), for a spreadsheet or a script.
+
+    Interval columns printed as ``[low, high]`` become two numeric columns
+    (``<name> low``, ``<name> high``); empty cells become empty (csv) or null (json)."""
+    import json
+
+    if fmt == "table":
+        return table_text(result.table, max_rows=None) + "\n"
+    table = _machine_table(result.table)
+    if fmt == "csv":
+        return table.to_csv(index=False)
+    if fmt == "json":
+        rows = json.loads(table.to_json(orient="records"))
+        doc = {"game": result.game, "command": result.command, "deals": result.deals, "policies": policies,
+               "notes": list(result.table.attrs.get("notes", ())), "rows": rows}
+        return json.dumps(doc, indent=2) + "\n"
+    raise SimcardsError(f"unknown format {fmt!r} (table, csv or json)")
+
+
+def table_text(frame: pd.DataFrame, max_rows: int | None = 60) -> str:
+    """A table as the console shows it (4 significant digits)."""
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", max_rows, "display.width", 160, "display.max_columns", 20,
+                           "display.float_format", "{:.4g}".format):
+        return frame.to_string(index=False)
+
+
+def _machine_table(table: pd.DataFrame) -> pd.DataFrame:
+    import re
+
+    import numpy as np
+    import pandas as pd
+
+    interval = re.compile(r"^\[\s*(-?[\d.eE+-]+|nan),\s*(-?[\d.eE+-]+|nan)\s*\]$")
+    columns = {}
+    for name in table.columns:
+        col = table[name]
+        if col.dtype == object or pd.api.types.is_string_dtype(col):
+            col = col.replace("", np.nan)
+            text = col.dropna().astype(str)
+            found = text.str.match(interval)
+            if len(text) and found.all():
+                parts = col.astype(str).str.extract(interval)
+                columns[f"{name} low"] = pd.to_numeric(parts[0], errors="coerce")
+                columns[f"{name} high"] = pd.to_numeric(parts[1], errors="coerce")
+                continue
+        columns[name] = col
+    return pd.DataFrame(columns)
+
+
 def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[int] = (), seat: str | int | None = None,
               dealer: str | int | None = None, bids: str | Mapping | None = None, scores: str | Sequence[int] = (),
               require: Sequence[str] = (), accept: str | None = None, options: Mapping[str, Any] | None = None,
               preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
               policy: str | None = None, seat_policy: Mapping[int, str] | None = None, seed: int = 0,
               deals: int | None = None, precision: float | None = None, max_deals: int | None = None,
-              threads: int | None = None, plot: str | None = None):
+              threads: int | None = None, plot: str | None = None, progress: bool = False):
     """Odds for a hand: ``simcards bid/trump/odds`` as a function; returns an ``OddsResult``.
 
     ``simcards.hand_odds("spades", hand="AS KS ...", seat="N", dealer="W", bids="E=3", scores="310:420")``;
-    ``result.table`` has one row per option (bid, trump suit, ...).
+    ``result.table`` has one row per option (bid, trump suit, ...); ``progress=True``
+    shows a bar of the deals done.
     """
     from simcards.core.cards import parse_cards
     from simcards.core.deal import seat_number
@@ -174,4 +277,4 @@ def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[in
                           constraints=tuple(require), accept=accept, options=dict(options or {}))
     return odds(g, command, request, preset=preset, variant=variant, settings=settings, policy=policy,
                 seat_policy=seat_policy, seed=seed, deals=deals, precision=precision, max_deals=max_deals,
-                threads=threads, plot=plot)
+                threads=threads, plot=plot, progress=progress)

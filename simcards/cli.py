@@ -15,15 +15,17 @@ EPILOG_RUN = """\b
 Examples:
   simcards run spades --deals 1000000 --seed 7 --out results/spades-default
   simcards run spades --unit game --games 20000 --preset club_rules --set bag_limit=5 --out results/bag5
-  simcards run spades --policy expert --seat-policy 1=basic --seat-policy 3=my_bots.py:cautious --deals 200000
+  simcards run spades --policy expert --seat-policy 1=basic --seat-policy 3=docs/examples/my_bots.py:cautious --deals 200000
   simcards run cutthroat --players 5 --set jokers=2 --unit game --games 50000
   simcards run spades --deals 2000000 --backend dask            # local Dask cluster
   simcards run spades --deals 50000000 --backend dask --scheduler tcp://host:8786 --out results/big
 
 An interrupted run keeps its finished chunks: rerun the same command to resume.
-Without --out, results go to results/<game>-<unit>-<hash of the experiment>."""
+Without --out, results go to results/<game>-<unit>-<hash of the experiment>. A progress
+bar (time left) shows on a terminal; --quiet hides it and the summary table."""
 
 COUNT_OPTIONS = ("deals", "games", "tournaments", "baazis", "matches")
+SHORTCUT_OPTIONS = ("players", "deal-type", "contract")  # the options that stand for a --set
 
 
 class SimcardsGroup(click.Group):
@@ -66,24 +68,29 @@ def _policies_line(base: str, seat_policy: dict[int, str]) -> str:
     return line + (" but " + ", ".join(others) if others else "")
 
 
-def _shortcut_pairs(game, players, deal_type, contract) -> list[str]:
-    pairs = []
-    for option, value in (("players", players), ("deal-type", deal_type), ("contract", contract)):
-        if value is None:
-            continue
-        field = game.shortcuts.get(option)
-        if field is None:
-            _fail(f"{game.name} has no --{option} option")
-        pairs.append(f"{field}={value}")
-    return pairs
+def _shortcut_pairs(game, players, deal_type, contract, settings=(), unit=None) -> list[str]:
+    from simcards.api import shortcut_settings
+
+    return shortcut_settings(game, settings, unit=unit, players=players, deal_type=deal_type, contract=contract)
+
+
+def _show_progress(quiet: bool) -> bool:
+    """Progress bars go to a terminal's stderr only (never into a pipe or a log)."""
+    return not quiet and sys.stderr.isatty()
+
+
+def _files_line(out) -> str | None:
+    """Where the data files of a results folder are, for spreadsheets and scripts."""
+    from simcards.api import data_files
+
+    files = data_files(out)
+    return "data: " + ", ".join(str(f) for f in files) if files else None
 
 
 def _print_table(frame, max_rows: int = 60) -> None:
-    import pandas as pd
+    from simcards.api import table_text
 
-    with pd.option_context("display.max_rows", max_rows, "display.width", 160, "display.max_columns", 20,
-                           "display.float_format", "{:.4g}".format):
-        click.echo(frame.to_string(index=False))
+    click.echo(table_text(frame, max_rows))
 
 
 def _print_summary(summary, max_rows: int = 60) -> None:
@@ -91,7 +98,10 @@ def _print_summary(summary, max_rows: int = 60) -> None:
         click.echo("(no summary)")
         return
     table = summary.copy()
-    table["95% CI"] = [f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(table.ci_low, table.ci_high)]
+    empty = table.n == 0  # e.g. win rates when no game finished: say so rather than NaN [nan, nan]
+    table["95% CI"] = ["no observations" if e else f"[{lo:.4g}, {hi:.4g}]"
+                       for e, lo, hi in zip(empty, table.ci_low, table.ci_high)]
+    table["estimate"] = ["-" if e else f"{x:.4g}" for e, x in zip(empty, table.estimate)]
     table = table[["metric", "group", "n", "estimate", "95% CI"]]
     _print_table(table, max_rows)
     if len(table) > max_rows:
@@ -105,26 +115,52 @@ def main():
 
     \b
     Start with:
-      simcards games                  the games, one line each
-      simcards rules spades           every house rule of a game, presets, units, policies
+      simcards games                  # the games, one line each
+      simcards rules spades           # every house rule of a game, presets, units, policies
       simcards run spades --deals 100000 --out results/first
       simcards replay spades --seed 7 --deal 123
+      simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
+
+    Guide: docs/guide.md. Every command has --help with examples.
     """
 
 
 @main.command()
 def games():
     """List the games, one line each."""
-    from simcards.api import list_games
+    from simcards.describe import cached
 
-    for row in list_games().itertuples(index=False):
-        click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")
+    click.echo(cached("games", lambda: _printed(_print_games)), nl=False)
 
 
 @main.command()
 @click.argument("game")
 def rules(game):
     """Show GAME's house-rule parameters, presets, units, record columns and policies."""
+    from simcards.describe import cached
+
+    click.echo(cached("rules " + game.strip().lower(), lambda: _printed(_print_rules, game)), nl=False)
+
+
+def _printed(show, *args) -> str:
+    """What ``show(*args)`` prints (the texts of games and rules are cached: simcards.describe)."""
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        show(*args)
+    return buffer.getvalue()
+
+
+def _print_games():
+    from simcards.api import list_games
+
+    for row in list_games().itertuples(index=False):
+        click.echo(f"{row.game:<16} {row.title}: units {row.units}; policies {row.policies}")
+
+
+def _print_rules(game):
     from simcards.api import rules as rule_table
     from simcards.core.game import get_game
 
@@ -137,8 +173,9 @@ def rules(game):
     for name, settings in g.presets.items():
         text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
         click.echo(f"  {name}: {text}")
-    if g.shortcuts:
-        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in g.shortcuts.items()))
+    offered = {k: v for k, v in g.shortcuts.items() if k in SHORTCUT_OPTIONS}  # --baazis is a count, not match_baazis
+    if offered:
+        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in offered.items()))
     click.echo("\nUnits (--unit NAME, count with --<plural>):")
     for u in g.units:
         click.echo(f"  {u.name} (--{u.plural}): {u.help}")
@@ -212,19 +249,22 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
 
         ctx = click.get_current_context()
         given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
-        run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend, scheduler=scheduler,
-                      workers=workers, force=force, progress=not quiet and sys.stderr.isatty(), echo=click.echo,
-                      print_summary=None if quiet else _print_summary)
+        result = run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend,
+                               scheduler=scheduler, workers=workers, force=force, progress=_show_progress(quiet),
+                               echo=click.echo, print_summary=None if quiet else _print_summary)
+        files = _files_line(getattr(result, "out", None))
+        if files:
+            click.echo(files)
         return
     if game is None:
         _fail("name a game (see `simcards games`) or give --spec FILE")
-    g = get_game(game)
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
-    counts = dict(deals=deals, games=games, tournaments=tournaments, baazis=baazis, matches=matches)
-    if out is None:
-        from simcards.api import resolve_count
+    from simcards.api import resolve_count
 
-        unit_name, n = resolve_count(g, unit, count, counts)
+    g = get_game(game)
+    counts = dict(deals=deals, games=games, tournaments=tournaments, baazis=baazis, matches=matches)
+    unit_name, n = resolve_count(g, unit, count, counts)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit_name)
+    if out is None:
         spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, settings=pairs, policy=policy,
                          seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records)
         out = Path("results") / f"{g.name}-{spec.unit}-{spec.digest()}"
@@ -232,7 +272,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         result = run_experiment(g, unit=unit, count=count, seed=seed, preset=preset, settings=pairs, policy=policy,
                                 seat_policy=_seat_policies(seat_policy), out=out, threads=threads, backend=backend,
                                 scheduler=scheduler, workers=workers, records=records, chunk_size=chunk_size,
-                                progress=not quiet and sys.stderr.isatty(), force=force, **counts)
+                                progress=_show_progress(quiet), force=force, **counts)
     except Interrupted as exc:
         click.echo(f"\n{exc}", err=True)
         sys.exit(130)
@@ -245,6 +285,9 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         done += f" in {result.seconds:.1f} s ({result.rate:,.0f}/s)"
     done += result.resume_note()
     click.echo(f"{done} -> {result.out}")
+    files = _files_line(result.out)
+    if files:
+        click.echo(files)
 
 
 @main.command()
@@ -280,7 +323,7 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
     if len(chosen) != 1:
         _fail("name one record: --deal N, --game N, ... (see `simcards rules " + g.name + "` for units)")
     (unit, index), = chosen.items()
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
                            seat_policy=_seat_policies(seat_policy)))
 
@@ -290,10 +333,12 @@ Examples:
   simcards compare spades --arm bag_limit=10 --arm bag_limit=5 --unit game --games 100000
   simcards compare kierki --arm policy=basic --arm policy=expert --precision 0.5
   simcards compare spades --arm name=plain --arm nil_value=50,name=cheap-nil --deals 500000 --metric points
+  simcards compare spades --arm seat3=basic --arm seat3=docs/examples/my_bots.py:cautious --deals 200000 --quiet
   simcards run --spec scripts/experiments/spades-bags.toml       # arms from an experiment file
 
 An arm is comma-separated items: house rules (name=value), preset=NAME, policy=NAME,
-seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the same deals."""
+seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the same deals.
+Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures/."""
 
 
 @main.command(epilog=EPILOG_COMPARE)
@@ -310,30 +355,38 @@ seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the sam
 @click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
 @click.option("--question", help="The question, in words, for the report.")
 @click.option("--force", is_flag=True, help="Replace a folder that holds a different comparison (clears its report).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
 def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
             seat_policy, players, deal_type, contract, threads, chunk_size, precision, max_count, metrics, out,
-            backend, scheduler, workers, question, force):
+            backend, scheduler, workers, question, force, quiet):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
+    from simcards.api import check_compare_metrics
     from simcards.core.game import get_game
     from simcards.experiment.compare import compare as run_compare, parse_arm, print_differences
 
     g = get_game(game)
     if chunk_size is not None:
         _fail("compare chooses its own chunks (one batch each); drop --chunk-size")
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract)
-    result = run_compare(g, [parse_arm(a) for a in arms], unit=unit, count=count, seed=seed, preset=preset,
-                         settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy), precision=precision,
-                         max_count=max_count, metrics=list(metrics) or None, threads=threads, backend=backend,
-                         scheduler=scheduler, workers=workers, out=out, default_out=True, force=force,
-                         question=question, echo=click.echo,
-                         progress=False, deals=deals, games=games, tournaments=tournaments, baazis=baazis,
-                         matches=matches)
+    unit_name = unit or next((u.name for u in g.units if locals().get(u.plural) is not None), g.units[0].name)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit_name)
+    parsed = [parse_arm(a) for a in arms]
+    common = dict(seed=seed, preset=preset, settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy),
+                  threads=threads, backend=backend, scheduler=scheduler, workers=workers)
+    if metrics:
+        check_compare_metrics(g, parsed, metrics, unit=unit_name, **common)
+    result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
+                         metrics=list(metrics) or None, out=out, default_out=True, force=force, question=question,
+                         echo=click.echo, progress=_show_progress(quiet), deals=deals, games=games,
+                         tournaments=tournaments, baazis=baazis, matches=matches, **common)
     print_differences(result, click.echo)
     click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:
         click.echo(f"warning: precision {precision} not reached within {result.count:,} {result.unit}s per arm "
                    f"(raise --max-count)", err=True)
     click.echo(f"{result.count:,} {result.unit}s per arm in {result.seconds:.1f} s -> {result.out}")
+    files = _files_line(result.out)
+    if files:
+        click.echo(files)
 
 
 def odds_options(f):
@@ -360,6 +413,11 @@ def odds_options(f):
         click.option("--max-deals", type=int, help="Cap for --precision (default 2,000,000)."),
         click.option("--threads", type=int, help="Threads (default: all cores)."),
         click.option("--plot", type=click.Path(), help="Save a figure (PNG) of the distribution with the bid marked."),
+        click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
+                     help="table for reading; csv or json for a spreadsheet or a script."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the table (in --format) to this file instead of the console."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
     ]
     for opt in reversed(options):
         f = opt(f)
@@ -367,44 +425,61 @@ def odds_options(f):
 
 
 def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, players,
-                  preset, settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot):
-    from simcards.api import hand_odds
+                  preset, settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot, fmt,
+                  output, quiet):
+    from simcards.api import format_odds_table, hand_odds
     from simcards.core.game import get_game
 
     if bags and not scores:
         _fail("--bags goes with --scores (the bag counters of a game in progress)")
     scores = ":".join(x for x in (scores, bags) if x)
     g = get_game(game)
-    pairs = list(settings) + _shortcut_pairs(g, players, None, None)
+    pairs = list(settings) + _shortcut_pairs(g, players, None, None, settings)
     options = {"deal": deal_number} if deal_number is not None else {}
     result = hand_odds(g, command, hand=hand, seat=seat, dealer=dealer, bids=bids, scores=scores, require=require,
                        accept=accept, options=options, settings=pairs, preset=preset, policy=policy,
                        seat_policy=_seat_policies(seat_policy), seed=seed, deals=deals, precision=precision,
-                       max_deals=max_deals, threads=threads, plot=plot)
-    _print_table(result.table, max_rows=80)
+                       max_deals=max_deals, threads=threads, plot=plot, progress=_show_progress(quiet))
+    policies = _policies_line(policy or g.default_policy, _seat_policies(seat_policy))
+    # csv and json on the console are for pipes: the data alone on stdout, the words on stderr
+    say = (lambda text: click.echo(text, err=True)) if fmt != "table" and output is None else click.echo
+    if fmt == "table" and output is None:
+        _print_table(result.table, max_rows=80)
+    else:
+        text = format_odds_table(result, fmt, policies=policies)
+        if output is None:
+            click.echo(text, nl=False)
+        else:
+            try:
+                output.write_text(text)
+            except OSError as exc:
+                _fail(f"cannot write {output}: {exc.strerror or exc}")
     for note in result.table.attrs.get("notes", ()):
-        click.echo(note)
-    click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)))
+        say(note)
+    say(policies)
     line = f"{result.deals:,} deals in {result.seconds:.1f} s"
     if precision is not None:
         line += (f"; every rate's 95 % half-width is at most {precision:g}" if result.resolved else
                  f"; precision {precision:g} NOT reached (widest half-width {result.widest_half_width():.4f}; raise --max-deals)")
-    click.echo(line)
+    say(line)
+    if output is not None:
+        say(f"table ({fmt}) -> {output}")
     if result.figure:
-        click.echo(f"plot -> {result.figure}")
+        say(f"plot -> {result.figure}")
 
 
 ODDS_EPILOG = """\b
 Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
-  simcards bid spades --hand "..." --bids "E=3" --scores 310:420 --precision 0.005
-  simcards bid cutthroat --players 3 --hand "<17 cards>" --scores 120:180:95 --bags 0:0:5
-  simcards bid seep --hand "KS 9H 3D 5C"
-  simcards trump kierki --cards "AS KS 5H 2D 9C"
-  simcards odds contract-rummy --deal 3 --players 4 --hand "<10 cards>"
+  simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat S --dealer W --bids "N=3,E=4" --scores 310:420 --precision 0.005
+  simcards bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --scores 120:180:95 --bags 0:0:5
+  simcards bid seep --hand "KS 9H 3D 5C" --format csv -o seep-bids.csv
+  simcards trump kierki --cards "AS KS 5H 2D 9C" --format json --quiet
+  simcards odds contract-rummy --deal 3 --players 4 --hand "7S 7H 7D QS QH 2C 5D 9H KC 4S"
 
 Unknown cards are dealt uniformly around the known ones; every option is played
-on the same deals. Intervals are 95 %."""
+on the same deals. Intervals are 95 %. --format csv|json prints the data alone on
+stdout (words on stderr), -o FILE writes it to a file; --quiet hides the progress bar."""
 
 
 @main.command(epilog=ODDS_EPILOG)

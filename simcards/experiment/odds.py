@@ -4,7 +4,9 @@ The game's :class:`~simcards.core.game.OddsSupport` deals the unknown cards arou
 known ones and plays each option (each legal bid, each trump suit...) on the same
 deals. This module runs those simulations in batches on all cores and, with
 ``precision``, keeps adding batches until every reported rate's 95 % half-width is at
-most ``precision`` (or ``max_deals`` is reached).
+most ``precision`` (or ``max_deals`` is reached). The precision is checked after a fixed
+schedule of deal counts (:func:`check_points`), never after an amount of work that
+depends on the thread count, so the same command gives the same table on any machine.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from simcards.experiment import stats
 
 DEFAULT_DEALS = 20_000
 DEFAULT_MAX_DEALS = 2_000_000
+MIN_ROUND_BATCHES = 4  # the first precision check comes after this many batches
 
 
 @dataclass
@@ -48,9 +51,14 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
          variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (), policy: str | None = None,
          seat_policy: Mapping[int, str] | None = None, seed: int = 0, deals: int | None = None,
          precision: float | None = None, max_deals: int | None = None, threads: int | None = None,
-         plot: str | None = None) -> OddsResult:
-    """Answer ``simcards <command> <game> ...`` for ``request``."""
+         plot: str | None = None, progress: bool = False) -> OddsResult:
+    """Answer ``simcards <command> <game> ...`` for ``request``.
+
+    ``progress`` shows a tqdm bar of deals done out of the target (with ``precision``,
+    the target is ``max_deals``: the run usually stops well before it)."""
     g = game if isinstance(game, Game) else get_game(game)
+    if threads is not None and (isinstance(threads, bool) or threads < 1):
+        raise SimcardsError(f"--threads must be a positive integer, got {threads!r}")
     support = g.odds_support(command)
     v = g.variant(preset, variant, list(settings))
     query = support.prepare(v, request)
@@ -75,18 +83,25 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
         return support.tally(query, frame, v)
 
     resolved = precision is None
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        while done < target:
-            starts = list(range(done, min(target, done + batch * threads * 2), batch))
-            for tally in pool.map(run_batch, starts):
-                acc.add(tally)
-            done = min(target, starts[-1] + batch)
-            if precision is not None:
-                summary = stats.finalize(acc.frame())
-                rates = summary[(summary.kind == "rate") & (summary.n > 0)]
-                if len(rates) and float(stats.half_width(rates).max()) <= precision:
-                    resolved = True
-                    break
+    bar = _progress_bar(g.name, command, target, progress)
+    try:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for stop in check_points(target, batch, precision is not None):
+                # pool.map keeps the batches' order: the sums do not depend on the threads
+                for tally in pool.map(run_batch, range(done, stop, batch)):
+                    acc.add(tally)
+                    if bar is not None:
+                        bar.update(min(batch, target - done))
+                    done = min(target, done + batch)
+                if precision is not None:
+                    summary = stats.finalize(acc.frame())
+                    rates = summary[(summary.kind == "rate") & (summary.n > 0)]
+                    if len(rates) and float(stats.half_width(rates).max()) <= precision:
+                        resolved = True
+                        break
+    finally:
+        if bar is not None:
+            bar.close()
     summary = stats.finalize(acc.frame())
     result = OddsResult(game=g.name, command=command, table=support.present(query, summary, v), summary=summary,
                         deals=done, seconds=time.perf_counter() - started, precision=precision, resolved=resolved,
@@ -106,6 +121,29 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
             plt.close(fig)
         result.figure = plot
     return result
+
+
+def check_points(target: int, batch: int, sequential: bool) -> list[int]:
+    """Deal counts after which the precision is checked: a fixed schedule (about 25 %
+    more deals each round, in whole batches, at least ``MIN_ROUND_BATCHES``), the same
+    whatever the threads or the machine. Without ``sequential``, one round of ``target``."""
+    if not sequential:
+        return [target]
+    points, done = [], 0
+    while done < target:
+        step = max(MIN_ROUND_BATCHES, done // batch // 4) * batch
+        done = min(target, done + step)
+        points.append(done)
+    return points
+
+
+def _progress_bar(game: str, command: str, target: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=target, unit=" deals", unit_scale=True, desc=f"{command} {game}", smoothing=0.1,
+                dynamic_ncols=True, leave=False)
 
 
 def rank_options(table: pd.DataFrame, by: str, hypothetical=None, win_column: str | None = None) -> pd.DataFrame:

@@ -108,3 +108,30 @@ def test_bad_input_is_one_line_and_exit_2(workspace, argv, expected):
     assert (workspace / "other" / "meta.json").read_text() == before
     assert (workspace / "foreign" / "thesis.tex").read_text() == "precious"
     assert json.loads(before)["status"] == "complete"
+
+
+# Options that contradict each other, or would be silently ignored (issue 13, issue 16 rules 4).
+CONFLICT_CASES = [
+    ("bid with zero threads", ["bid", "toy", "--threads", "0"], "--threads must be a positive integer"),
+    ("bid with negative threads", ["bid", "toy", "--threads", "-2"], "--threads must be a positive integer"),
+    ("compare unknown metric", ["compare", "toy", "--arm", "sides=6", "--arm", "sides=8", "--deals", "64",
+                                "--metric", "nosuch", "--out", "{ws}/cmp-metric"], "no arm produces metric 'nosuch'"),
+    ("players and num_players", ["run", "cutthroat", "--players", "3", "--set", "num_players=4", "--deals", "10"],
+     "--players 3 and --set num_players"),
+    ("kierki deal type with whole games", ["run", "kierki", "--deal-type", "robber", "--games", "10"],
+     "--deal-type picks the deal that --unit deal plays"),
+    ("rummy contract with whole games", ["compare", "contract-rummy", "--arm", "name=a", "--arm", "name=b",
+                                         "--contract", "3", "--games", "10"], "--contract picks the deal"),
+    ("bid format unknown", ["bid", "toy", "--format", "xml"], "'xml' is not one of"),
+]
+
+
+@pytest.mark.parametrize("argv,expected", [pytest.param(a, e, id=i) for i, a, e in CONFLICT_CASES])
+def test_conflicting_options_are_one_line_and_exit_2(workspace, argv, expected):
+    args = [a.format(ws=workspace) for a in argv]
+    result = CliRunner().invoke(main, args)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert expected in lines[0]
+    assert not (workspace / "cmp-metric").exists()  # refused before any work or file

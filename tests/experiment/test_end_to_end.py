@@ -64,3 +64,73 @@ def test_replay_prints_a_whole_deal():
     result = CliRunner().invoke(main, ["replay", "spades", "--seed", "7", "--deal", "123"])
     assert result.exit_code == 0, result.output
     assert "Bids" in result.output and result.output.count("won by") == 13
+
+
+def test_run_and_compare_say_where_their_data_files_are(tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "toy", "--deals", "500", "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("data: "))
+    assert str(out / "summary.csv") in line and str(out / "deals.parquet") in line
+    cmp = tmp_path / "cmp"
+    result = CliRunner().invoke(main, ["compare", "toy", "--arm", "sides=6", "--arm", "sides=8", "--deals", "640",
+                                       "--out", str(cmp)])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("data: "))
+    assert str(cmp / "differences.csv") in line and str(cmp / "batches.parquet") in line
+    for path in line[len("data: "):].split(", "):
+        assert (tmp_path / path).exists() or __import__("pathlib").Path(path).exists()
+
+
+def test_compare_shows_progress_unless_quiet(monkeypatch, tmp_path):
+    import simcards.cli as cli
+
+    monkeypatch.setattr(cli, "_show_progress", lambda quiet: not quiet)  # as on a terminal
+    argv = ["compare", "toy", "--arm", "sides=6", "--arm", "sides=8", "--deals", "640"]
+    shown = CliRunner().invoke(main, argv + ["--out", str(tmp_path / "a")])
+    assert shown.exit_code == 0, shown.output
+    assert "toy deals" in shown.stderr and "640" in shown.stderr
+    quiet = CliRunner().invoke(main, argv + ["--out", str(tmp_path / "b"), "--quiet"])
+    assert quiet.exit_code == 0 and "toy deals" not in quiet.stderr
+
+
+def test_compare_metric_restricts_the_differences(tmp_path):
+    result = CliRunner().invoke(main, ["compare", "toy", "--arm", "sides=6", "--arm", "sides=8", "--deals", "640",
+                                       "--metric", "best", "--out", str(tmp_path / "m"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    diffs = pd.read_csv(tmp_path / "m" / "differences.csv")
+    assert set(diffs["metric"]) == {"best"}
+
+
+def test_summary_rows_without_observations_say_so(capsys):
+    """A rate with n = 0 (e.g. win_rate_team0 when no game finished) is not NaN [nan, nan]."""
+    from simcards.cli import _print_summary
+
+    summary = pd.DataFrame({"metric": ["win_rate_team0", "points"], "group": ["", ""], "n": [0, 12],
+                            "estimate": [float("nan"), 3.5], "ci_low": [float("nan"), 2.0],
+                            "ci_high": [float("nan"), 5.0], "kind": ["rate", "mean"]})
+    _print_summary(summary)
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower()
+    row = next(line for line in out.splitlines() if "win_rate_team0" in line)
+    assert "no observations" in row
+    assert "[2, 5]" in next(line for line in out.splitlines() if "points" in line)
+
+
+def test_run_spec_says_where_its_data_files_are(tmp_path):
+    spec = tmp_path / "dice.toml"
+    spec.write_text('game = "toy"\ndeals = 640\n[[arms]]\nname = "six"\nvariant = { sides = 6 }\n'
+                    '[[arms]]\nname = "eight"\nvariant = { sides = 8 }\n')
+    out = tmp_path / "dice"
+    result = CliRunner().invoke(main, ["run", "--spec", str(spec), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("data: "))
+    assert str(out / "differences.csv") in line
+
+
+def test_rules_lists_only_shortcuts_the_command_line_has():
+    """Seep declares --baazis and --first-dealer shortcuts, but --baazis counts baazis."""
+    result = CliRunner().invoke(main, ["rules", "seep"])
+    assert result.exit_code == 0
+    line = next(x for x in result.stdout.splitlines() if x.startswith("Shortcuts:"))
+    assert "--players N means --set num_players=N" in line and "baazis" not in line and "first-dealer" not in line

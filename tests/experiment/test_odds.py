@@ -56,3 +56,88 @@ def test_bad_requests_are_named(kwargs, words):
 def test_cli_bid_without_support_is_one_line():
     result = CliRunner().invoke(main, ["trump", "toy", "--hand", "AS"])
     assert result.exit_code == 2 and "toy has no `trump` command" in result.stderr
+
+
+def test_precision_stops_after_the_same_deals_whatever_the_threads():
+    """Issue 14 item 4: the stopping rounds are a fixed schedule of deal counts, so one
+    command gives one table on any machine (they used to grow with the thread count)."""
+    runs = [simcards.hand_odds("toy", options={"roll": 5}, precision=0.012, seed=4, threads=t) for t in (1, 2, 3)]
+    assert all(r.resolved for r in runs)
+    assert len({r.deals for r in runs}) == 1
+    for r in runs[1:]:
+        assert r.table.equals(runs[0].table) and r.summary.equals(runs[0].summary)
+
+
+def test_check_points_are_whole_batches_growing_to_the_target():
+    from simcards.experiment.odds import MIN_ROUND_BATCHES, check_points
+
+    points = check_points(1_000_000, 2000, True)
+    assert points[0] == MIN_ROUND_BATCHES * 2000 and points[-1] == 1_000_000
+    steps = [b - a for a, b in zip([0] + points, points)]
+    assert all(s > 0 for s in steps) and all(p % 2000 == 0 for p in points[:-1])
+    # about 25 % more each round: few checks even for a large cap, never a huge overshoot
+    assert len(points) < 40 and all(s <= max(MIN_ROUND_BATCHES * 2000, 0.25 * a + 2000)
+                                    for a, s in zip([0] + points, steps))
+    assert check_points(20_000, 2000, False) == [20_000]
+
+
+def test_zero_threads_is_refused():
+    with pytest.raises(SimcardsError, match="--threads must be a positive integer"):
+        simcards.hand_odds("toy", options={"roll": 2}, deals=100, threads=0)
+
+
+def test_progress_bar_counts_the_deals(capsys):
+    simcards.hand_odds("toy", options={"roll": 2}, deals=3000, progress=True)
+    err = capsys.readouterr().err
+    assert "bid toy" in err and "deals" in err
+    simcards.hand_odds("toy", options={"roll": 2}, deals=3000)
+    assert capsys.readouterr().err == ""
+
+
+HAND = "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C"
+BID = ["bid", "spades", "--hand", HAND, "--seat", "N", "--dealer", "W", "--deals", "1000", "--seed", "5"]
+
+
+def test_bid_csv_is_the_table_with_numeric_interval_columns():
+    import io
+
+    import pandas as pd
+
+    result = CliRunner().invoke(main, BID + ["--format", "csv"])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(io.StringIO(result.stdout))  # stdout holds the data alone
+    assert {"bid", "P(makes)", "makes 95% CI low", "makes 95% CI high"} <= set(frame.columns)
+    assert (frame["makes 95% CI low"] <= frame["P(makes)"]).all()
+    assert (frame["P(makes)"] <= frame["makes 95% CI high"]).all()
+    assert "1,000 deals" in result.stderr and "policies:" in result.stderr
+    api = simcards.hand_odds("spades", hand=HAND, seat="N", dealer="W", deals=1000, seed=5)
+    assert list(frame["bid"].astype(str)) == list(api.table["bid"].astype(str))
+
+
+def test_bid_json_and_output_file(tmp_path):
+    import json
+
+    out = tmp_path / "bid.json"
+    result = CliRunner().invoke(main, BID + ["--format", "json", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert doc["game"] == "spades" and doc["command"] == "bid" and doc["deals"] == 1000
+    assert doc["policies"].startswith("policies: expert") and doc["rows"]
+    assert all(0 <= row["P(makes)"] <= 1 for row in doc["rows"])
+    assert f"table (json) -> {out}" in result.stdout
+    csv_out = tmp_path / "bid.csv"
+    assert CliRunner().invoke(main, BID + ["--format", "csv", "-o", str(csv_out)]).exit_code == 0
+    assert csv_out.read_text().startswith("bid,")
+    text_out = tmp_path / "bid.txt"
+    assert CliRunner().invoke(main, BID + ["-o", str(text_out)]).exit_code == 0
+    assert "P(makes)" in text_out.read_text().splitlines()[0]
+
+
+def test_bid_progress_bar_and_quiet(monkeypatch):
+    import simcards.cli as cli
+
+    monkeypatch.setattr(cli, "_show_progress", lambda quiet: not quiet)  # as on a terminal
+    shown = CliRunner().invoke(main, BID)
+    assert shown.exit_code == 0 and "bid spades" in shown.stderr
+    quiet = CliRunner().invoke(main, BID + ["--quiet"])
+    assert quiet.exit_code == 0 and "bid spades" not in quiet.stderr
