@@ -163,21 +163,6 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
 
 
-def check_compare_metrics(game: Game, arms: Sequence, metrics: Sequence[str], *, unit: str, **options: Any) -> None:
-    """Refuse, before the real work, metrics no arm produces (``--metric nosuch``).
-
-    Plays every arm on a handful of records (the comparison's own code, nothing saved)
-    and lists the metrics they produced."""
-    from simcards.experiment.compare import compare as run_compare
-
-    local = {k: v for k, v in options.items() if k not in ("backend", "scheduler", "workers")}
-    probe = run_compare(game, list(arms), unit=unit, count=8, out=None, progress=False, **local)
-    known = sorted(set(probe.batches["metric"]))
-    unknown = [m for m in metrics if m not in known]
-    if unknown:
-        raise SimcardsError(f"no arm produces metric {unknown[0]!r} (metrics: {', '.join(known)})")
-
-
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
     """An odds table as ``table`` (the console's text), ``csv`` (one row per option) or ``json`` (the rows with the
     game, command, deals, policies and notes), for a spreadsheet or a script.

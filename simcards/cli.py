@@ -360,7 +360,6 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
             seat_policy, players, deal_type, contract, threads, chunk_size, precision, max_count, metrics, out,
             backend, scheduler, workers, question, force, quiet):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
-    from simcards.api import check_compare_metrics
     from simcards.core.game import get_game
     from simcards.experiment.compare import compare as run_compare, parse_arm, print_differences
 
@@ -372,8 +371,6 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
     parsed = [parse_arm(a) for a in arms]
     common = dict(seed=seed, preset=preset, settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy),
                   threads=threads, backend=backend, scheduler=scheduler, workers=workers)
-    if metrics:
-        check_compare_metrics(g, parsed, metrics, unit=unit_name, **common)
     result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
                          metrics=list(metrics) or None, out=out, default_out=True, force=force, question=question,
                          echo=click.echo, progress=_show_progress(quiet), deals=deals, games=games,

@@ -114,8 +114,7 @@ def test_bad_input_is_one_line_and_exit_2(workspace, argv, expected):
 CONFLICT_CASES = [
     ("bid with zero threads", ["bid", "toy", "--threads", "0"], "--threads must be a positive integer"),
     ("bid with negative threads", ["bid", "toy", "--threads", "-2"], "--threads must be a positive integer"),
-    ("compare unknown metric", ["compare", "toy", "--arm", "sides=6", "--arm", "sides=8", "--deals", "64",
-                                "--metric", "nosuch", "--out", "{ws}/cmp-metric"], "no arm produces metric 'nosuch'"),
+    # compare --metric nosuch: tests/experiment/test_results_safety.py (refused after the first round, kept)
     ("players and num_players", ["run", "cutthroat", "--players", "3", "--set", "num_players=4", "--deals", "10"],
      "--players 3 and --set num_players"),
     ("kierki deal type with whole games", ["run", "kierki", "--deal-type", "robber", "--games", "10"],
