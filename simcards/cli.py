@@ -505,7 +505,8 @@ def odds(game, **kw):
 
 @main.command()
 @click.argument("folder", type=click.Path(path_type=Path))
-def report(folder):
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def report(folder, quiet):
     """Write report.md and a self-contained report.html for a results FOLDER.
 
     \b
@@ -515,7 +516,7 @@ def report(folder):
     """
     from simcards.report.report import build_report
 
-    md, html = build_report(folder)
+    md, html = build_report(folder, progress=_show_progress(quiet))
     click.echo(f"wrote {md} and {html}")
 
 

@@ -148,8 +148,11 @@ def _compare_headlines(diffs: pd.DataFrame, limit: int = 12) -> list[str]:
     return lines
 
 
-def build_report(folder: str | Path) -> tuple[Path, Path]:
+def build_report(folder: str | Path, *, progress: bool = False) -> tuple[Path, Path]:
     """Write ``report.md`` and ``report.html`` into a results folder; return their paths.
+
+    ``progress`` shows a bar over the steps (checking the files' checksums, which reads every
+    file and is the long part for a big ``deals.parquet``; the Markdown; the HTML with its figures).
 
     A folder whose files do not match the checksums in its ``meta.json``, or that is
     unfinished, is refused (one line); the report files are written atomically, so a
@@ -164,8 +167,14 @@ def build_report(folder: str | Path) -> tuple[Path, Path]:
     if meta.get("status", "complete") != "complete":
         what = "comparison" if meta.get("kind") == "compare" else "run"
         raise SimcardsError(f"{out} holds an unfinished {what}; rerun its command to finish it first")
+    from tqdm import tqdm
+
+    steps = tqdm(total=3, desc="report", unit=" step", disable=not progress, leave=False)
+    steps.set_postfix_str("checking files")
     bad = verify_files(out, meta)
+    steps.update()
     if bad:
+        steps.close()
         raise SimcardsError(f"{out}/{bad[0]} does not match its checksum in meta.json (damaged or edited"
                             f"{f'; {len(bad) - 1} more file(s) too' if len(bad) > 1 else ''}); rerun the command "
                             f"that made the folder to recompute it")
@@ -173,7 +182,11 @@ def build_report(folder: str | Path) -> tuple[Path, Path]:
         md = _compare_markdown(out, meta)
     else:
         md = _run_markdown(out, meta)
+    steps.set_postfix_str("figures and HTML")
+    steps.update()
     html = _html(md, out, title=md.splitlines()[0].lstrip("# "))
+    steps.update()
+    steps.close()
     md_path, html_path = out / "report.md", out / "report.html"
     try:
         atomic_write_text(md_path, md)

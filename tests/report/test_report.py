@@ -133,3 +133,13 @@ def test_report_renders_in_headless_chromium(compared, tmp_path):
 
     pixels = imread(shot)
     assert pixels.shape[0] > 500 and np.std(pixels) > 0.05  # a real page, not a blank one
+
+
+def test_report_progress_bar_counts_its_steps_and_is_silent_without(compared, capsys):
+    from simcards.report.report import build_report
+
+    build_report(compared, progress=True)
+    shown = capsys.readouterr().err
+    assert "report" in shown and "checking files" in shown and "figures and HTML" in shown
+    build_report(compared)
+    assert capsys.readouterr().err == ""
