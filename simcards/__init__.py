@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 
-__version__ = "0.1.0"
+from simcards.core.version import VERSION as __version__  # noqa: E402,F401
 
 _LAZY = {
     "compare": "simcards.api", "hand_odds": "simcards.api", "list_games": "simcards.api",

@@ -8,29 +8,7 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, game_names, get_game
-from simcards.experiment.runner import RunResult, execute
-from simcards.experiment.spec import make_spec
-
-
-def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mapping[str, int | None]):
-    """Pick the unit and count from ``count`` or a plural keyword (``deals=``, ``games=``...)."""
-    given = {k: v for k, v in counts.items() if v is not None}
-    plurals = {u.plural: u.name for u in game.units}
-    for k in given:
-        if k not in plurals:
-            raise SimcardsError(f"{game.name} has no unit counted in {k} (units: "
-                                f"{', '.join(f'{u.name} (--{u.plural})' for u in game.units)})")
-    if len(given) > 1:
-        raise SimcardsError(f"give one count, not {' and '.join('--' + k for k in given)}")
-    if given:
-        (plural, n), = given.items()
-        implied = plurals[plural]
-        if unit is not None and unit != implied:
-            raise SimcardsError(f"--{plural} counts {implied}s but --unit is {unit}; use --{game.unit(unit).plural}")
-        if count is not None:
-            raise SimcardsError("give either a count or --" + plural)
-        return implied, n
-    return game.unit(unit).name, count
+from simcards.app.workflows import run_experiment  # noqa: F401  (part of the API)
 
 
 def shortcut_settings(game: Game, settings: Sequence[str] = (), *, unit: str | None = None,
@@ -65,27 +43,6 @@ def data_files(out: str | Path | None) -> list[Path]:
         return []
     names = ("summary.csv", "differences.csv", "deals.parquet", "batches.parquet", "tally.parquet")
     return [Path(out) / n for n in names if (Path(out) / n).is_file()]
-
-
-def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
-                   preset: str | None = None, variant: Mapping[str, Any] | None = None,
-                   settings: Sequence[str] = (), policy: str | None = None,
-                   seat_policy: Mapping[int, str] | None = None, out: str | Path | None = None,
-                   threads: int | None = None, backend: str = "local", scheduler: str | None = None,
-                   workers: int | None = None, records: str = "all", chunk_size: int | None = None,
-                   progress: bool = False, force: bool = False, **counts: int | None) -> RunResult:
-    """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
-    g = game if isinstance(game, Game) else get_game(game)
-    unit_name, n = resolve_count(g, unit, count, counts)
-    spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
-                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records)
-    result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
-                     force=force, progress=progress)
-    if out is not None:
-        from simcards.report.figures import save_figures
-
-        save_figures(g, result)
-    return result
 
 
 def run(game: str, **options: Any) -> pd.DataFrame:
@@ -158,7 +115,8 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     ``.arm_table()``. Options as ``simcards compare`` (count or deals=/games=, seed,
     precision, metrics, out, ...).
     """
-    from simcards.experiment.compare import compare as run_compare, parse_arm
+    from simcards.app.workflows import compare as run_compare
+    from simcards.experiment.compare import parse_arm
 
     return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
 

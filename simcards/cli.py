@@ -239,13 +239,13 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         seat_policy, players, deal_type, contract, threads, chunk_size, out, records, backend, scheduler,
         workers, force, spec_file, quiet):
     """Simulate GAME and write a results folder with records, summary and figures."""
-    from simcards.api import run_experiment
+    from simcards.app.workflows import run_experiment
     from simcards.core.game import get_game
     from simcards.experiment.runner import Interrupted
     from simcards.experiment.spec import make_spec
 
     if spec_file is not None:
-        from simcards.experiment.files import run_spec_file
+        from simcards.app.workflows import run_spec_file
 
         ctx = click.get_current_context()
         given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
@@ -258,7 +258,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
         return
     if game is None:
         _fail("name a game (see `simcards games`) or give --spec FILE")
-    from simcards.api import resolve_count
+    from simcards.experiment.spec import resolve_count
 
     g = get_game(game)
     counts = dict(deals=deals, games=games, tournaments=tournaments, baazis=baazis, matches=matches)
@@ -361,7 +361,8 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
             backend, scheduler, workers, question, force, quiet):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
     from simcards.core.game import get_game
-    from simcards.experiment.compare import compare as run_compare, parse_arm, print_differences
+    from simcards.app.workflows import compare as run_compare
+    from simcards.experiment.compare import parse_arm, print_differences
 
     g = get_game(game)
     if chunk_size is not None:

@@ -362,7 +362,7 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
     is durable like a run: each arm's finished batches are kept as they finish, and the same
     call resumes. ``precision``: see :func:`parse_precision`.
     """
-    from simcards.api import resolve_count
+    from simcards.experiment.spec import resolve_count
 
     g = game if isinstance(game, Game) else get_game(game)
     if len(arms) < 2:
@@ -480,31 +480,6 @@ def save_comparison(result: CompareResult, folder: ComparisonFolder, game: Game)
                        created=folder.meta.get("created") or time.strftime("%Y-%m-%dT%H:%M:%S%z"))
     folder.save_meta()
     result.out = out
-    from simcards.report.figures import save_comparison_figures
-
-    save_comparison_figures(game, result)
-
-
-def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
-    """Run the comparison an experiment file with ``[[arms]]`` describes."""
-    from simcards.experiment.files import PLURALS, seat_policy_table
-
-    where = f"experiment file {data['_path']}"
-    arms = [arm_from_table(t, i) for i, t in enumerate(data["arms"])]
-    base_settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()]
-    counts = {k: data[k] for k in PLURALS if k in data}
-    if out is None:
-        out = Path("results") / data.get("name", Path(data["_path"]).stem)
-    result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
-                     preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
-                     policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
-                     precision=data.get("precision"), max_count=data.get("max_count"), metrics=data.get("metrics"),
-                     out=out, question=data.get("question"), echo=echo, spec_file=data["_path"], **execute_options,
-                     **counts)
-    if print_summary:
-        print_differences(result, echo)
-    echo(f"{result.count:,} {result.unit}s per arm, {len(arms)} arms -> {result.out}")
-    return result
 
 
 def print_differences(result: CompareResult, echo: Callable[[str], None], max_rows: int = 40) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from simcards.core.errors import SimcardsError
 
@@ -77,7 +77,7 @@ def seat_policy_table(table: dict | None, where: str) -> dict[int, str]:
 
 
 def run_options(data: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments for ``simcards.api.run_experiment`` from a parsed file."""
+    """Keyword arguments for ``simcards.app.workflows.run_experiment`` from a parsed file."""
     where = f"experiment file {data['_path']}"
     counts = {k: data[k] for k in PLURALS if k in data}
     opts: dict[str, Any] = dict(unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
@@ -105,26 +105,3 @@ def check_companions(data: dict[str, Any], game: str | None, options_given: Sequ
         raise SimcardsError(f"{option} conflicts with --spec {where}: set it in the file instead "
                             f"(only --out, --threads, --backend, --scheduler, --workers, --force, --quiet go with --spec)")
 
-
-def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, game: str | None = None,
-                  options_given: Sequence[str] = (), **execute_options):
-    """Run the experiment an experiment file describes (arms: a comparison).
-
-    ``game`` and ``options_given`` (names of options the user typed) are checked against
-    the file: anything the file decides is refused rather than silently ignored.
-    """
-    data = read_spec_file(path)
-    check_companions(data, game, options_given)
-    if data.get("arms"):
-        from simcards.experiment.compare import compare_from_file
-
-        return compare_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
-    from simcards.api import run_experiment
-
-    if out is None:
-        out = Path("results") / data.get("name", Path(path).stem)
-    result = run_experiment(data["game"], out=out, **run_options(data), **execute_options)
-    if print_summary:
-        print_summary(result.summary)
-    echo(f"{result.spec.count:,} {result.spec.unit}s -> {result.out}")
-    return result

@@ -71,6 +71,28 @@ class ExperimentSpec:
         return self.game_object().variant_type.from_mapping(self.variant)
 
 
+def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mapping[str, int | None]):
+    """Pick the unit and count from ``count`` or a plural keyword (``deals=``, ``games=``...)."""
+    given = {k: v for k, v in counts.items() if v is not None}
+    plurals = {u.plural: u.name for u in game.units}
+    for k in given:
+        if k not in plurals:
+            raise SimcardsError(f"{game.name} has no unit counted in {k} (units: "
+                                f"{', '.join(f'{u.name} (--{u.plural})' for u in game.units)})")
+    if len(given) > 1:
+        raise SimcardsError(f"give one count, not {' and '.join('--' + k for k in given)}")
+    if given:
+        (plural, n), = given.items()
+        implied = plurals[plural]
+        if unit is not None and unit != implied:
+            raise SimcardsError(f"--{plural} counts {implied}s but --unit is {unit}; use --{game.unit(unit).plural}")
+        if count is not None:
+            raise SimcardsError("give either a count or --" + plural)
+        return implied, n
+    return game.unit(unit).name, count
+
+
+
 def file_fingerprint(path: str) -> str:
     try:
         return hashlib.sha256(Path(path).expanduser().read_bytes()).hexdigest()[:16]

@@ -482,6 +482,6 @@ def _describe(spec: Any) -> str:
 
 
 def _version() -> str:
-    from simcards import __version__
+    from simcards.core.version import VERSION as __version__
 
     return __version__

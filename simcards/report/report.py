@@ -7,7 +7,6 @@ answers in plain words with their uncertainty, the figures, and how to reproduce
 from __future__ import annotations
 
 import base64
-import json
 import platform
 import re
 import shlex
@@ -37,7 +36,7 @@ def _versions() -> dict[str, str]:
     import numba
     import numpy
 
-    from simcards import __version__
+    from simcards.core.version import VERSION as __version__
 
     return {"simcards": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
             "pandas": pd.__version__, "python": platform.python_version()}
@@ -285,7 +284,7 @@ def _compare_markdown(out: Path, meta: dict[str, Any]) -> str:
              "## Differences", "", diff_table, "", "## Every arm's estimates", "",
              _summary_table(summary.drop(columns=["arm"]).assign(metric=summary.arm + ": " + summary.metric), 120), "",
              "## Reproduce", "",
-             *([f"From the experiment file:", "", "```console", f"$ simcards run --spec {meta['spec_file']} --out {out}",
+             *(["From the experiment file:", "", "```console", f"$ simcards run --spec {meta['spec_file']} --out {out}",
                 f"$ simcards report {out}", "```", "", "or with the command line alone:", ""]
                if meta.get("spec_file") else []),
              "```console", f"$ {_compare_command(meta, out)}", f"$ simcards report {out}", "```", "",

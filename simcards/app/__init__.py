@@ -1,0 +1,1 @@
+"""Application layer: workflows over experiment and report (see docs/architecture.md)."""

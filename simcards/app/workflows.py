@@ -1,0 +1,90 @@
+"""Workflows: run, compare and experiment files, each with its files and figures.
+
+The application layer sits above ``experiment`` (which computes and stores) and
+``report`` (which draws): a workflow runs the experiment, then saves its figures. The
+CLI and the Python API both call these, so they do the same thing.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from simcards.core.game import Game, get_game
+from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_from_table, compare as compare_arms,
+                                         print_differences)
+from simcards.experiment.files import PLURALS, check_companions, read_spec_file, run_options, seat_policy_table
+from simcards.experiment.runner import RunResult, execute
+from simcards.experiment.spec import make_spec, resolve_count
+from simcards.report.figures import save_comparison_figures, save_figures
+
+
+def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
+                   preset: str | None = None, variant: Mapping[str, Any] | None = None,
+                   settings: Sequence[str] = (), policy: str | None = None,
+                   seat_policy: Mapping[int, str] | None = None, out: str | Path | None = None,
+                   threads: int | None = None, backend: str = "local", scheduler: str | None = None,
+                   workers: int | None = None, records: str = "all", chunk_size: int | None = None,
+                   progress: bool = False, force: bool = False, **counts: int | None) -> RunResult:
+    """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
+    g = game if isinstance(game, Game) else get_game(game)
+    unit_name, n = resolve_count(g, unit, count, counts)
+    spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
+                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records)
+    result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                     force=force, progress=progress)
+    if out is not None:
+        save_figures(g, result)
+    return result
+
+
+
+def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareResult:
+    """Compare ``arms`` on the same deals (see :func:`simcards.experiment.compare.compare`); a
+    comparison written to a folder gets its figures."""
+    g = game if isinstance(game, Game) else get_game(game)
+    result = compare_arms(g, arms, **options)
+    if result.out is not None:
+        save_comparison_figures(g, result)
+    return result
+
+
+def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
+    """Run the comparison an experiment file with ``[[arms]]`` describes."""
+    where = f"experiment file {data['_path']}"
+    arms = [arm_from_table(t, i) for i, t in enumerate(data["arms"])]
+    base_settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()]
+    counts = {k: data[k] for k in PLURALS if k in data}
+    if out is None:
+        out = Path("results") / data.get("name", Path(data["_path"]).stem)
+    result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
+                     preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
+                     policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
+                     precision=data.get("precision"), max_count=data.get("max_count"), metrics=data.get("metrics"),
+                     out=out, question=data.get("question"), echo=echo, spec_file=data["_path"], **execute_options,
+                     **counts)
+    if print_summary:
+        print_differences(result, echo)
+    echo(f"{result.count:,} {result.unit}s per arm, {len(arms)} arms -> {result.out}")
+    return result
+
+
+
+def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, game: str | None = None,
+                  options_given: Sequence[str] = (), **execute_options):
+    """Run the experiment an experiment file describes (arms: a comparison).
+
+    ``game`` and ``options_given`` (names of options the user typed) are checked against
+    the file: anything the file decides is refused rather than silently ignored.
+    """
+    data = read_spec_file(path)
+    check_companions(data, game, options_given)
+    if data.get("arms"):
+        return compare_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
+    if out is None:
+        out = Path("results") / data.get("name", Path(path).stem)
+    result = run_experiment(data["game"], out=out, **run_options(data), **execute_options)
+    if print_summary:
+        print_summary(result.summary)
+    echo(f"{result.spec.count:,} {result.spec.unit}s -> {result.out}")
+    return result
+
