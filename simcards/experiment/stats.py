@@ -9,10 +9,10 @@ A *tally* is a DataFrame with one row per (``metric, group, kind``) and the colu
   deal, game, ...) is the unit of sampling. A record contributes ``n_r >= 1``
   observations with sum ``s_r`` to the row; these columns are the number of records and
   the sums over records of ``s_r**2``, ``s_r * n_r`` and ``n_r**2``;
-- ``min``, ``max``: the smallest and largest observation, ``rec_max`` the largest ``s_r``.
+- ``min``, ``max``: the smallest and largest observation.
 
 Every column merges over chunks (:func:`merge`): the first seven by addition, the last
-three by min/max. So a run of any size keeps one small table in memory.
+two by min and max. So a run of any size keeps one small table in memory.
 
 :func:`finalize` turns a tally into estimates ``R = sum / n`` with 95 % intervals and says
 in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
@@ -26,8 +26,8 @@ in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
   undercovers near 0 and 1: 85 % at p = 4e-5, n = 4,000);
 - means of non-negative values: ``gamma``, the Fay–Feuer (1997) gamma interval: right
   skewed like the sampling distribution of such means, never below 0, and its upper
-  limit allows one more record as large as the largest seen (rare counts, capped and
-  heavy-tailed means);
+  limit allows for one more record with every observation at the largest value seen
+  (rare counts, capped and heavy-tailed means);
 - other means: ``t``, Student-t on ``K - 1`` degrees of freedom.
 
 Games build their tallies with :func:`rate`, :func:`mean`, :func:`ratio` or
@@ -44,7 +44,7 @@ import pandas as pd
 KEYS = ["metric", "group", "kind"]
 ADDITIVE = ["n", "sum", "sumsq", "records", "rec_sum2", "rec_sum_n", "rec_n2"]
 LOWEST = ["min"]
-HIGHEST = ["max", "rec_max"]
+HIGHEST = ["max"]
 NUMERIC = ADDITIVE + LOWEST + HIGHEST
 TALLY_COLUMNS = KEYS + NUMERIC
 SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "records", "estimate", "ci_low", "ci_high", "method"]
@@ -99,21 +99,21 @@ def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, la
     squares = np.bincount(codes, weights=v * v, minlength=size)
     lo, hi = _extreme(np.minimum, codes, v, size), _extreme(np.maximum, codes, v, size)
     if record is None:
-        k, q, c, m, rmax = n, squares, total, n.astype(np.float64), hi
+        k, q, c, m = n, squares, total, n.astype(np.float64)
     else:
-        k, q, c, m, rmax = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
+        k, q, c, m = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
     out = []
     for i in np.nonzero(n)[0]:
         out.append((metric, names[i], kind, int(n[i]), float(total[i]), float(squares[i]), int(k[i]),
-                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]), float(hi[i]), float(rmax[i])))
+                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]), float(hi[i])))
     return out
 
 
 def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
-    """Per group: records, sum of s_r**2, of s_r*n_r, of n_r**2, and the largest s_r."""
+    """Per group: records and the sums over records of s_r**2, s_r*n_r and n_r**2."""
     if not v.size:
         z = np.zeros(size)
-        return z.astype(np.int64), z, z, z, np.full(size, -np.inf)
+        return z.astype(np.int64), z, z, z
     span = int(record.max()) + 1
     key = codes * span + record
     if size * span <= max(4 * v.size, 1 << 20):
@@ -127,10 +127,8 @@ def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
         s = np.bincount(inverse, weights=v)
         cnt = np.bincount(inverse).astype(np.float64)
         owner = uniq // span
-    rmax = _extreme(np.maximum, owner, s, size)
     return (np.bincount(owner, minlength=size), np.bincount(owner, weights=s * s, minlength=size),
-            np.bincount(owner, weights=s * cnt, minlength=size), np.bincount(owner, weights=cnt * cnt, minlength=size),
-            rmax)
+            np.bincount(owner, weights=s * cnt, minlength=size), np.bincount(owner, weights=cnt * cnt, minlength=size))
 
 
 def _extreme(ufunc, codes: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
@@ -172,7 +170,6 @@ def ratio_rows(metric: str, kind: str, totals, counts, *, by=None, where=None, l
     n, total = add(cnt), add(s)
     r = s / np.where(cnt > 0, cnt, 1)
     lo, hi = _extreme(np.minimum, codes, r, size), _extreme(np.maximum, codes, r, size)
-    rmax = _extreme(np.maximum, codes, s, size)
     q, c, m = add(s * s), add(s * cnt), add(cnt * cnt)
     if kind == "rate":
         squares, lo, hi = total, np.minimum(lo, 0.0), np.maximum(hi, 1.0)
@@ -181,8 +178,7 @@ def ratio_rows(metric: str, kind: str, totals, counts, *, by=None, where=None, l
     out = []
     for i in np.nonzero(k)[0]:
         out.append((metric, names[i], kind, int(round(n[i])), float(total[i]), float(squares[i]), int(k[i]),
-                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]),
-                    float(hi[i]), float(rmax[i])))
+                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]), float(hi[i])))
     return out
 
 
@@ -256,7 +252,7 @@ class TallyRows:
         count, n = float(count), int(n)
         if n:
             self._rows.append((metric, str(group), "mean", n, count, count, n, count, count, float(n),
-                               0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0, 1.0 if count > 0 else 0.0))
+                               0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0))
 
     def frame(self) -> pd.DataFrame:
         return frame(self._rows)
@@ -279,7 +275,7 @@ def _complete(tally: pd.DataFrame) -> pd.DataFrame:
         return tally
     t = tally.copy()
     defaults = {"records": t["n"], "rec_sum2": t["sumsq"], "rec_sum_n": t["sum"], "rec_n2": t["n"].astype(float),
-                "min": -np.inf, "max": np.inf, "rec_max": np.inf}
+                "min": -np.inf, "max": np.inf}
     for c in NUMERIC:
         if c not in t.columns:
             t[c] = defaults[c]
@@ -358,7 +354,7 @@ def binomial_interval(x, n, confidence: float = 0.95):
 
 def gamma_interval(y, v, w, confidence: float = 0.95):
     """Fay–Feuer interval for a non-negative mean ``y`` with variance ``v``; ``w`` is the
-    largest single contribution (upper limit as if one more were added)."""
+    largest rise one more record could bring (the upper limit allows for it)."""
     from scipy import stats as sps
 
     a = 1 - confidence
@@ -408,7 +404,10 @@ def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
         gamma = means & (var > 0) & (col["min"] >= 0)
         if gamma.any():
             v = var[gamma] * (tq[gamma] / z) ** 2
-            lo[gamma], hi[gamma] = gamma_interval(est[gamma], v, col["rec_max"][gamma] / n[gamma], confidence)
+            # Fay-Feuer's one more event at the largest weight: one more record whose n/K
+            # observations are all at the largest value seen
+            w = col["max"][gamma] / k[gamma]
+            lo[gamma], hi[gamma] = gamma_interval(est[gamma], v, w, confidence)
             method[gamma] = "gamma"
         student = means & (var > 0) & ~gamma
         half = tq[student] * np.sqrt(var[student])

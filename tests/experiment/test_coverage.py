@@ -132,6 +132,14 @@ def test_capped_heavy_tailed_mean():
     assert cov >= LOW
 
 
+def test_non_negative_mean_without_tail_is_not_inflated():
+    """The gamma interval on a tame non-negative mean (tricks of one seat, 150 records)
+    stays calibrated: inside the two-sided band, not just above the floor."""
+    cov, methods, _ = coverage(lambda rng: stats.mean("tricks", rng.binomial(13, 0.25, 50)), 3.25, seed=8)
+    assert methods == {"gamma"}
+    assert LOW <= cov <= HIGH
+
+
 def test_rare_counts():
     """Clumped rare counts (like misdeal redeals): 0 mostly, else 1 + Poisson(1.5)."""
     pi = 0.002
