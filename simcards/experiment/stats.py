@@ -5,14 +5,16 @@ A *tally* is a DataFrame with one row per (``metric, group, kind``) and the colu
 - ``n``, ``sum``, ``sumsq``: number, sum and sum of squares of the observations
   (``kind == "rate"``: ``sum`` successes out of ``n`` trials; ``sumsq`` is NaN for ratio
   rows whose single observations are not known, see :func:`ratio`);
-- ``records``, ``rec_sum2``, ``rec_sum_n``, ``rec_n2``: the *record* (the cluster: one
-  deal, game, ...) is the unit of sampling. A record contributes ``n_r >= 1``
-  observations with sum ``s_r`` to the row; these columns are the number of records and
-  the sums over records of ``s_r**2``, ``s_r * n_r`` and ``n_r**2``;
+- ``records``, ``rec_sum2``, ``rec_sum_n``, ``rec_n2``, ``rec_sum3``, ``rec_sum2_n``,
+  ``rec_sum_n2``, ``rec_n3``: the *record* (the cluster: one deal, game, ...) is the unit
+  of sampling. A record contributes ``n_r >= 1`` observations with sum ``s_r`` to the
+  row; these columns are the number of records and the sums over records of ``s_r**2``,
+  ``s_r n_r``, ``n_r**2`` (the variance) and ``s_r**3``, ``s_r**2 n_r``, ``s_r n_r**2``,
+  ``n_r**3`` (the skewness);
 - ``min``, ``max``: the smallest and largest observation.
 
-Every column merges over chunks (:func:`merge`): the first seven by addition, the last
-two by min and max. So a run of any size keeps one small table in memory.
+Every column merges over chunks (:func:`merge`): all but the last two by addition, those
+by min and max. So a run of any size keeps one small table in memory.
 
 :func:`finalize` turns a tally into estimates ``R = sum / n`` with 95 % intervals and says
 in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
@@ -24,7 +26,8 @@ in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
   sample size ``n / design effect`` (Korn and Graubard, 1998): ``wilson`` when at least
   ``COMFORTABLE`` effective successes and failures, ``clopper-pearson`` below (Wilson
   undercovers near 0 and 1: 85 % at p = 4e-5, n = 4,000);
-- means of non-negative values: ``gamma``, the Fay–Feuer (1997) gamma interval: right
+- means of non-negative values whose estimate is visibly right-skewed (skewness of the
+  estimate above ``SKEWED``, from the records' third moment): ``gamma``, the Fay–Feuer (1997) gamma interval: right
   skewed like the sampling distribution of such means, never below 0, and its upper
   limit allows for one more record with every observation at the largest value seen
   (rare counts, capped and heavy-tailed means);
@@ -42,7 +45,8 @@ import numpy as np
 import pandas as pd
 
 KEYS = ["metric", "group", "kind"]
-ADDITIVE = ["n", "sum", "sumsq", "records", "rec_sum2", "rec_sum_n", "rec_n2"]
+ADDITIVE = ["n", "sum", "sumsq", "records", "rec_sum2", "rec_sum_n", "rec_n2", "rec_sum3", "rec_sum2_n",
+            "rec_sum_n2", "rec_n3"]
 LOWEST = ["min"]
 HIGHEST = ["max"]
 NUMERIC = ADDITIVE + LOWEST + HIGHEST
@@ -50,6 +54,7 @@ TALLY_COLUMNS = KEYS + NUMERIC
 SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "records", "estimate", "ci_low", "ci_high", "method"]
 ALL = "all"
 COMFORTABLE = 10  # effective successes and failures from which Wilson replaces Clopper-Pearson
+SKEWED = 0.05  # skewness of an estimate above which a non-negative mean gets the gamma interval
 _INT_COLUMNS = ("n", "records")
 
 
@@ -99,21 +104,36 @@ def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, la
     squares = np.bincount(codes, weights=v * v, minlength=size)
     lo, hi = _extreme(np.minimum, codes, v, size), _extreme(np.maximum, codes, v, size)
     if record is None:
-        k, q, c, m = n, squares, total, n.astype(np.float64)
+        cubes = np.bincount(codes, weights=v * v * v, minlength=size)
+        moments = (n, squares, total, n.astype(np.float64), cubes, squares, total, n.astype(np.float64))
     else:
-        k, q, c, m = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
+        moments = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
+    return _tuples(metric, kind, names, n, total, squares, moments, lo, hi)
+
+
+def _tuples(metric, kind, names, n, total, squares, moments, lo, hi) -> list[tuple]:
     out = []
-    for i in np.nonzero(n)[0]:
-        out.append((metric, names[i], kind, int(n[i]), float(total[i]), float(squares[i]), int(k[i]),
-                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]), float(hi[i])))
+    for i in np.nonzero(moments[0])[0]:
+        out.append((metric, names[i], kind, int(round(n[i])), float(total[i]), float(squares[i]), int(moments[0][i]),
+                    *(float(m[i]) for m in moments[1:]), float(lo[i]), float(hi[i])))
     return out
 
 
+def _record_moments(owner: np.ndarray, s: np.ndarray, cnt: np.ndarray, size: int) -> tuple:
+    """Per group (``owner`` of each record): records and the sums over records of s**2,
+    s n, n**2, s**3, s**2 n, s n**2, n**3."""
+    def add(w):
+        return np.bincount(owner, weights=w, minlength=size)
+
+    s2, n2 = s * s, cnt * cnt
+    return (np.bincount(owner, minlength=size), add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt),
+            add(s * n2), add(n2 * cnt))
+
+
 def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
-    """Per group: records and the sums over records of s_r**2, s_r*n_r and n_r**2."""
+    """Per group: :func:`_record_moments` of the records' sums and counts."""
     if not v.size:
-        z = np.zeros(size)
-        return z.astype(np.int64), z, z, z
+        return _record_moments(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), size)
     span = int(record.max()) + 1
     key = codes * span + record
     if size * span <= max(4 * v.size, 1 << 20):
@@ -127,8 +147,7 @@ def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
         s = np.bincount(inverse, weights=v)
         cnt = np.bincount(inverse).astype(np.float64)
         owner = uniq // span
-    return (np.bincount(owner, minlength=size), np.bincount(owner, weights=s * s, minlength=size),
-            np.bincount(owner, weights=s * cnt, minlength=size), np.bincount(owner, weights=cnt * cnt, minlength=size))
+    return _record_moments(owner, s, cnt, size)
 
 
 def _extreme(ufunc, codes: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
@@ -163,23 +182,14 @@ def ratio_rows(metric: str, kind: str, totals, counts, *, by=None, where=None, l
         codes, names = _codes(np.asarray(by).ravel()[keep], labels)
     size = len(names)
 
-    def add(w):
-        return np.bincount(codes, weights=w, minlength=size)
-
-    k = np.bincount(codes, minlength=size)
-    n, total = add(cnt), add(s)
+    n, total = np.bincount(codes, weights=cnt, minlength=size), np.bincount(codes, weights=s, minlength=size)
     r = s / np.where(cnt > 0, cnt, 1)
     lo, hi = _extreme(np.minimum, codes, r, size), _extreme(np.maximum, codes, r, size)
-    q, c, m = add(s * s), add(s * cnt), add(cnt * cnt)
     if kind == "rate":
         squares, lo, hi = total, np.minimum(lo, 0.0), np.maximum(hi, 1.0)
     else:
         squares = np.full(size, np.nan)
-    out = []
-    for i in np.nonzero(k)[0]:
-        out.append((metric, names[i], kind, int(round(n[i])), float(total[i]), float(squares[i]), int(k[i]),
-                    float(q[i]), float(c[i]), float(m[i]), float(lo[i]), float(hi[i])))
-    return out
+    return _tuples(metric, kind, names, n, total, squares, _record_moments(codes, s, cnt, size), lo, hi)
 
 
 def frame(tuples: Sequence[tuple]) -> pd.DataFrame:
@@ -251,8 +261,8 @@ class TallyRows:
         ``mean`` so that rate targets (``--precision``) do not wait for it."""
         count, n = float(count), int(n)
         if n:
-            self._rows.append((metric, str(group), "mean", n, count, count, n, count, count, float(n),
-                               0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0))
+            self._rows.append((metric, str(group), "mean", n, count, count, n, count, count, float(n), count, count,
+                               count, float(n), 0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0))
 
     def frame(self) -> pd.DataFrame:
         return frame(self._rows)
@@ -275,6 +285,7 @@ def _complete(tally: pd.DataFrame) -> pd.DataFrame:
         return tally
     t = tally.copy()
     defaults = {"records": t["n"], "rec_sum2": t["sumsq"], "rec_sum_n": t["sum"], "rec_n2": t["n"].astype(float),
+                "rec_sum3": np.nan, "rec_sum2_n": t["sumsq"], "rec_sum_n2": t["sum"], "rec_n3": t["n"].astype(float),
                 "min": -np.inf, "max": np.inf}
     for c in NUMERIC:
         if c not in t.columns:
@@ -365,6 +376,18 @@ def gamma_interval(y, v, w, confidence: float = 0.95):
     return lo, hi
 
 
+def _skewness(col: dict, r: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Skewness of the estimate: of the sum of the records' residuals d = s - R n, i.e.
+    skewness of d over sqrt(K); 0 where it is lost in rounding (or unknown: NaN)."""
+    d3 = col["rec_sum3"] - 3 * r * col["rec_sum2_n"] + 3 * r * r * col["rec_sum_n2"] - r ** 3 * col["rec_n3"]
+    d2 = col["rec_sum2"] - 2 * r * col["rec_sum_n"] + r * r * col["rec_n2"]
+    scale = np.abs(col["rec_sum3"]) + 3 * np.abs(r * col["rec_sum2_n"]) + 3 * r * r * col["rec_sum_n2"] \
+        + np.abs(r ** 3) * col["rec_n3"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d3 = np.where(np.abs(d3) > 1e-9 * scale, d3, 0.0)
+        return np.where(d2 > 0, d3 / d2 ** 1.5, 0.0)
+
+
 def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Estimates with ``confidence`` intervals for every tally row (``method`` says which)."""
     from scipy import stats as sps
@@ -401,7 +424,7 @@ def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
         flat = means & ~(var > 0)
         lo[flat], hi[flat], method[flat] = est[flat], est[flat], "t"
         # non-negative means: Fay-Feuer gamma; others: Student-t on K-1 df
-        gamma = means & (var > 0) & (col["min"] >= 0)
+        gamma = means & (var > 0) & (col["min"] >= 0) & (_skewness(col, r, k) > SKEWED)
         if gamma.any():
             v = var[gamma] * (tq[gamma] / z) ** 2
             # Fay-Feuer's one more event at the largest weight: one more record whose n/K

@@ -120,7 +120,8 @@ def _capped_truth():
 
 
 def test_capped_heavy_tailed_mean():
-    """Like Contract Rummy ``turns`` with its 1000-turn cap at 150 deals (Student-t: ~88 %)."""
+    """Like Contract Rummy ``turns`` with its 1000-turn cap at 150 deals (Student-t covers
+    80 % here)."""
     truth = _capped_truth()
 
     def draw(rng):
@@ -133,10 +134,10 @@ def test_capped_heavy_tailed_mean():
 
 
 def test_non_negative_mean_without_tail_is_not_inflated():
-    """The gamma interval on a tame non-negative mean (tricks of one seat, 150 records)
-    stays calibrated: inside the two-sided band, not just above the floor."""
+    """A tame non-negative mean (tricks of one seat, 150 records) is barely skewed: mostly
+    Student-t, calibrated (inside the two-sided band, not just above the floor)."""
     cov, methods, _ = coverage(lambda rng: stats.mean("tricks", rng.binomial(13, 0.25, 50)), 3.25, seed=8)
-    assert methods == {"gamma"}
+    assert "t" in methods and methods <= {"t", "gamma"}
     assert LOW <= cov <= HIGH
 
 
@@ -162,7 +163,7 @@ def test_ratio_metric():
         return stats.ratio("bags_per_hand", bags, hands)
 
     cov, methods, _ = coverage(draw, 0.9, seed=6)
-    assert methods == {"gamma"}
+    assert "gamma" in methods and methods <= {"t", "gamma"}
     assert cov >= LOW
 
 
@@ -195,27 +196,32 @@ def test_old_tallies_without_record_columns_still_finalize():
     assert row.ci_high - row.ci_low == pytest.approx(new.ci_high[0] - new.ci_low[0])
 
 
+SEEDS = 100
+
+
 def test_spades_intervals_match_the_spread_over_seeds():
     """Game level: the half-widths of pooled Spades metrics (two teams per deal) against
-    the spread of the estimates over 60 independent seeds (they were ~1.85x too wide).
+    the spread of the estimates over 100 independent seeds of 1,000 deals (``contract``
+    was 1.83x too wide, ``bags_per_team_hand`` 1.39x).
 
-    The ratio (half-width / 1.96) / sd is 1 for honest intervals; the sd of 60 estimates
-    has a relative error of 1/sqrt(118) = 9 %, so 3 of them give the band 0.72..1.38."""
+    The ratio (half-width / 1.96) / sd is 1 for honest intervals; the sd of S estimates
+    has a relative error of 1/sqrt(2(S-1)) = 7 %, so 3 of them give the band 0.79..1.21."""
     import pandas as pd
 
     from simcards.games.spades import GAME
 
     v = GAME.variant(None, {})
-    table = GAME.policies.table(["basic"] * 4)
+    table = GAME.policies.table(["expert"] * 4)
     cols = GAME.unit("deal").column_names()
     metrics = ["contract", "bag_rate", "bags_per_team_hand", "bid_success_all"]
     est, half = {m: [] for m in metrics}, {m: [] for m in metrics}
-    for seed in range(60):
+    for seed in range(SEEDS):
         df = pd.DataFrame(GAME.simulate("deal", v, table, 9000 + seed, 0, 1000), columns=cols)
         s = stats.finalize(GAME.tally("deal", df, v)).set_index("metric")
         for m in metrics:
             est[m].append(s.loc[m, "estimate"])
             half[m].append((s.loc[m, "ci_high"] - s.loc[m, "ci_low"]) / 2)
+    band = 3 / math.sqrt(2 * (SEEDS - 1))
     for m in metrics:
         ratio = np.mean(half[m]) / 1.96 / np.std(est[m], ddof=1)
-        assert 0.72 <= ratio <= 1.38, (m, ratio)
+        assert abs(ratio - 1) <= band, (m, ratio)
