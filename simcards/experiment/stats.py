@@ -123,10 +123,10 @@ def _record_moments(owner: np.ndarray, s: np.ndarray, cnt: np.ndarray, size: int
     """Per group (``owner`` of each record): records and the sums over records of s**2,
     s n, n**2, s**3, s**2 n, s n**2, n**3."""
     def add(w):
-        return np.bincount(owner, weights=w, minlength=size)
+        return np.array([w.sum()]) if size == 1 else np.bincount(owner, weights=w, minlength=size)
 
     s2, n2 = s * s, cnt * cnt
-    return (np.bincount(owner, minlength=size), add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt),
+    return (np.array([s.size]) if size == 1 else np.bincount(owner, minlength=size), add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt),
             add(s * n2), add(n2 * cnt))
 
 
