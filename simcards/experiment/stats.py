@@ -27,10 +27,10 @@ in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
   ``COMFORTABLE`` effective successes and failures, ``clopper-pearson`` below (Wilson
   undercovers near 0 and 1: 85 % at p = 4e-5, n = 4,000);
 - means of non-negative values whose estimate is visibly right-skewed (skewness of the
-  estimate above ``SKEWED``, from the records' third moment): ``gamma``, the Fay–Feuer (1997) gamma interval: right
-  skewed like the sampling distribution of such means, never below 0, and its upper
-  limit allows for one more record with every observation at the largest value seen
-  (rare counts, capped and heavy-tailed means);
+  estimate above ``SKEWED``, from the records' third moment): ``gamma``, the Fay–Feuer
+  (1997) gamma interval, never below 0; its upper limit allows for one more record with
+  every observation at the largest value seen (rare counts, capped and heavy-tailed
+  means, where Student-t covers 80 %);
 - other means: ``t``, Student-t on ``K - 1`` degrees of freedom.
 
 Games build their tallies with :func:`rate`, :func:`mean`, :func:`ratio` or
@@ -82,9 +82,10 @@ def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, la
 
     ``by`` splits them into groups: an array aligned with ``values`` (with ``labels``, an
     array of integer codes indexing ``labels``; ``prefix`` goes before each label), or one
-    label for a single named group (as ``group``); ``where`` keeps only the observations where it is True; ``record``
-    is the record index of each observation (default: each observation is its own
-    record). Counted with numpy bincount: a chunk's tally takes milliseconds.
+    label for a single named group (as ``group``); ``where`` keeps only the observations
+    where it is True; ``record`` is the record index of each observation (default: each
+    observation is its own record). Counted with numpy bincount: a chunk's tally takes
+    milliseconds.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     if by is not None and np.ndim(by) == 0:
@@ -126,8 +127,8 @@ def _record_moments(owner: np.ndarray, s: np.ndarray, cnt: np.ndarray, size: int
         return np.array([w.sum()]) if size == 1 else np.bincount(owner, weights=w, minlength=size)
 
     s2, n2 = s * s, cnt * cnt
-    return (np.array([s.size]) if size == 1 else np.bincount(owner, minlength=size), add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt),
-            add(s * n2), add(n2 * cnt))
+    records = np.array([s.size]) if size == 1 else np.bincount(owner, minlength=size)
+    return records, add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt), add(s * n2), add(n2 * cnt)
 
 
 def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
