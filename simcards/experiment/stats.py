@@ -11,10 +11,11 @@ A *tally* is a DataFrame with one row per (``metric, group, kind``) and the colu
   row; these columns are the number of records and the sums over records of ``s_r**2``,
   ``s_r n_r``, ``n_r**2`` (the variance) and ``s_r**3``, ``s_r**2 n_r``, ``s_r n_r**2``,
   ``n_r**3`` (the skewness);
-- ``min``, ``max``: the smallest and largest observation.
+- ``min``, ``max``: the smallest and largest observation; ``cap``: the largest value
+  possible where one is known (e.g. a turn limit), else -inf.
 
-Every column merges over chunks (:func:`merge`): all but the last two by addition, those
-by min and max. So a run of any size keeps one small table in memory.
+Every column merges over chunks (:func:`merge`): all but the last three by addition,
+those by min or max. So a run of any size keeps one small table in memory.
 
 :func:`finalize` turns a tally into estimates ``R = sum / n`` with 95 % intervals and says
 in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
@@ -29,8 +30,8 @@ in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
 - means of non-negative values whose estimate is visibly right-skewed (skewness of the
   estimate above ``SKEWED``, from the records' third moment): ``gamma``, the Fay–Feuer
   (1997) gamma interval, never below 0; its upper limit allows for one more record with
-  every observation at the largest value seen (rare counts, capped and heavy-tailed
-  means, where Student-t covers 80 %);
+  every observation at the largest value seen, or at the ``cap`` where the tally knows
+  one (rare counts, capped and heavy-tailed means, where Student-t covers 80 %);
 - other means: ``t``, Student-t on ``K - 1`` degrees of freedom.
 
 Games build their tallies with :func:`rate`, :func:`mean`, :func:`ratio` or
@@ -48,7 +49,7 @@ KEYS = ["metric", "group", "kind"]
 ADDITIVE = ["n", "sum", "sumsq", "records", "rec_sum2", "rec_sum_n", "rec_n2", "rec_sum3", "rec_sum2_n",
             "rec_sum_n2", "rec_n3"]
 LOWEST = ["min"]
-HIGHEST = ["max"]
+HIGHEST = ["max", "cap"]
 NUMERIC = ADDITIVE + LOWEST + HIGHEST
 TALLY_COLUMNS = KEYS + NUMERIC
 SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "records", "estimate", "ci_low", "ci_high", "method"]
@@ -77,15 +78,16 @@ def _codes(by, labels, prefix: str = ""):
 
 
 def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, labels=None,
-         group: str | None = None, prefix: str = "") -> list[tuple]:
+         group: str | None = None, prefix: str = "", cap: float | None = None) -> list[tuple]:
     """Tally rows (tuples in ``TALLY_COLUMNS`` order) for ``values``.
 
     ``by`` splits them into groups: an array aligned with ``values`` (with ``labels``, an
     array of integer codes indexing ``labels``; ``prefix`` goes before each label), or one
     label for a single named group (as ``group``); ``where`` keeps only the observations
     where it is True; ``record`` is the record index of each observation (default: each
-    observation is its own record). Counted with numpy bincount: a chunk's tally takes
-    milliseconds.
+    observation is its own record); ``cap`` is the largest value the observations can
+    take, where the rules set one (a turn limit). Counted with numpy bincount: a chunk's
+    tally takes milliseconds.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     if by is not None and np.ndim(by) == 0:
@@ -109,14 +111,15 @@ def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, la
         moments = (n, squares, total, n.astype(np.float64), cubes, squares, total, n.astype(np.float64))
     else:
         moments = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
-    return _tuples(metric, kind, names, n, total, squares, moments, lo, hi)
+    return _tuples(metric, kind, names, n, total, squares, moments, lo, hi, cap)
 
 
-def _tuples(metric, kind, names, n, total, squares, moments, lo, hi) -> list[tuple]:
+def _tuples(metric, kind, names, n, total, squares, moments, lo, hi, cap=None) -> list[tuple]:
+    top = -np.inf if cap is None else float(cap)
     out = []
     for i in np.nonzero(moments[0])[0]:
         out.append((metric, names[i], kind, int(round(n[i])), float(total[i]), float(squares[i]), int(moments[0][i]),
-                    *(float(m[i]) for m in moments[1:]), float(lo[i]), float(hi[i])))
+                    *(float(m[i]) for m in moments[1:]), float(lo[i]), float(hi[i]), top))
     return out
 
 
@@ -216,10 +219,10 @@ def rate(metric: str, success, *, by=None, where=None, record=None, labels=None)
                       labels=labels))
 
 
-def mean(metric: str, values, *, by=None, where=None, record=None, labels=None) -> pd.DataFrame:
+def mean(metric: str, values, *, by=None, where=None, record=None, labels=None, cap=None) -> pd.DataFrame:
     """Tally rows for a mean of ``values`` (grouped by ``by``, filtered by ``where``, several
-    observations of one record tied by ``record``: see :func:`rate`)."""
-    return frame(rows(metric, "mean", values, by=by, where=where, record=record, labels=labels))
+    observations of one record tied by ``record``: see :func:`rate`; ``cap``: see :func:`rows`)."""
+    return frame(rows(metric, "mean", values, by=by, where=where, record=record, labels=labels, cap=cap))
 
 
 def ratio(metric: str, totals, counts, *, kind: str = "mean", by=None, where=None, labels=None) -> pd.DataFrame:
@@ -263,7 +266,7 @@ class TallyRows:
         count, n = float(count), int(n)
         if n:
             self._rows.append((metric, str(group), "mean", n, count, count, n, count, count, float(n), count, count,
-                               count, float(n), 0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0))
+                               count, float(n), 0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0, 1.0))
 
     def frame(self) -> pd.DataFrame:
         return frame(self._rows)
@@ -287,7 +290,7 @@ def _complete(tally: pd.DataFrame) -> pd.DataFrame:
     t = tally.copy()
     defaults = {"records": t["n"], "rec_sum2": t["sumsq"], "rec_sum_n": t["sum"], "rec_n2": t["n"].astype(float),
                 "rec_sum3": np.nan, "rec_sum2_n": t["sumsq"], "rec_sum_n2": t["sum"], "rec_n3": t["n"].astype(float),
-                "min": -np.inf, "max": np.inf}
+                "min": -np.inf, "max": np.inf, "cap": -np.inf}
     for c in NUMERIC:
         if c not in t.columns:
             t[c] = defaults[c]
@@ -429,8 +432,8 @@ def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
         if gamma.any():
             v = var[gamma] * (tq[gamma] / z) ** 2
             # Fay-Feuer's one more event at the largest weight: one more record whose n/K
-            # observations are all at the largest value seen
-            w = col["max"][gamma] / k[gamma]
+            # observations are all at the largest value seen, or possible (a known cap)
+            w = np.maximum(col["max"][gamma], col["cap"][gamma]) / k[gamma]
             lo[gamma], hi[gamma] = gamma_interval(est[gamma], v, w, confidence)
             method[gamma] = "gamma"
         student = means & (var > 0) & ~gamma
@@ -470,3 +473,4 @@ def half_width(summary: pd.DataFrame) -> pd.Series:
 __all__ = ["TALLY_COLUMNS", "SUMMARY_COLUMNS", "ALL", "empty", "rows", "ratio_rows", "frame", "rate", "mean",
            "ratio", "record_index", "TallyRows", "combine", "Accumulator", "merge", "binomial_interval",
            "gamma_interval", "finalize", "sort_naturally", "half_width"]
+

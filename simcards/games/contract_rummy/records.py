@@ -74,9 +74,10 @@ UNITS = (
 )
 
 
-def _deal_rows(rows: stats.TallyRows, contract, n_players, scores, downs, exhausted, turns) -> None:
+def _deal_rows(rows: stats.TallyRows, contract, n_players, scores, downs, exhausted, turns, cap) -> None:
     """Tally rows of one contract: scores/downs are [records, seats] arrays; rows pooling
-    the seats of a record pass ``record=`` (the record is the unit)."""
+    the seats of a record pass ``record=`` (the record is the unit); ``cap`` is the turn
+    limit (its long tail is what the interval of ``turns`` must allow for)."""
     g = f"contract={contract}"
     d = downs[:, :n_players].ravel()
     seats = np.repeat(np.arange(len(downs)), n_players)
@@ -89,7 +90,7 @@ def _deal_rows(rows: stats.TallyRows, contract, n_players, scores, downs, exhaus
     for q in range(n_players):
         rows.add("penalty", "mean", s[:, q], group=f"{g} seat={q}")
     rows.add("exhausted", "rate", exhausted == 1, group=g)
-    rows.add("turns", "mean", turns, group=g)
+    rows.add("turns", "mean", turns, group=g, cap=cap)
 
 
 def tally(unit, df: pd.DataFrame, variant) -> pd.DataFrame:
@@ -102,7 +103,8 @@ def tally(unit, df: pd.DataFrame, variant) -> pd.DataFrame:
         c = int(df["contract"].iloc[0])
         scores = df[[f"score_{q}" for q in range(MAX_SEATS)]].to_numpy()
         downs = df[[f"down_turn_{q}" for q in range(MAX_SEATS)]].to_numpy()
-        _deal_rows(rows, c, n, scores, downs, df["exhausted"].to_numpy(), df["turns"].to_numpy())
+        _deal_rows(rows, c, n, scores, downs, df["exhausted"].to_numpy(), df["turns"].to_numpy(),
+                   variant.max_turns_per_deal)
         jd = df[[f"jokers_dealt_{q}" for q in range(n)]].to_numpy().ravel()
         sc = scores[:, :n].ravel()
         seats = np.repeat(np.arange(len(df)), n)
@@ -115,7 +117,8 @@ def tally(unit, df: pd.DataFrame, variant) -> pd.DataFrame:
         for k in range(1, min(nd, R.MAX_REC_DEALS) + 1):
             scores = df[[f"d{k}_score_{q}" for q in range(MAX_SEATS)]].to_numpy()
             downs = df[[f"d{k}_down_{q}" for q in range(MAX_SEATS)]].to_numpy()
-            _deal_rows(rows, k, n, scores, downs, df[f"d{k}_exhausted"].to_numpy(), df[f"d{k}_turns"].to_numpy())
+            _deal_rows(rows, k, n, scores, downs, df[f"d{k}_exhausted"].to_numpy(), df[f"d{k}_turns"].to_numpy(),
+                       variant.max_turns_per_deal)
         totals = df[[f"total_{q}" for q in range(n)]].to_numpy()
         rows.add("game_total", "mean", totals.ravel(), group="all", record=np.repeat(np.arange(len(df)), n))
         win = df["winners"].to_numpy()
