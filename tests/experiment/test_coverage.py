@@ -181,6 +181,32 @@ def test_clustered_rate_from_counts():
     assert LOW <= cov <= HIGH
 
 
+def test_cluster_columns_merge_and_give_the_ratio_estimator_variance():
+    """The tally of chunks, merged, gives the linearised ratio-estimator variance computed
+    directly from per-record sums (records of 1 to 4 observations, two groups)."""
+    rng = np.random.default_rng(9)
+    record = np.sort(rng.integers(0, 300, 900))
+    values = rng.normal(size=900) + record % 7
+    by = rng.integers(0, 2, 900)
+    cut = np.searchsorted(record, 150)  # chunks never split a record
+    acc = stats.Accumulator()
+    acc.add(stats.mean("m", values[:cut], by=by[:cut], record=record[:cut]))
+    acc.add(stats.mean("m", values[cut:], by=by[cut:], record=record[cut:] - 150))
+    summary = stats.finalize(acc.frame())
+    for g in (0, 1):
+        sel = by == g
+        s = np.bincount(record[sel], weights=values[sel], minlength=300)
+        n = np.bincount(record[sel], minlength=300)
+        s, n = s[n > 0], n[n > 0]
+        r = s.sum() / n.sum()
+        k = len(s)
+        se = math.sqrt(k / (k - 1) * np.sum((s - r * n) ** 2)) / n.sum()
+        row = summary[summary.group == str(g)].iloc[0]
+        assert row.records == k and row.n == n.sum() and row.estimate == pytest.approx(r)
+        assert row.method == "t"
+        assert (row.ci_high - row.ci_low) / 2 == pytest.approx(sps.t.ppf(0.975, k - 1) * se)
+
+
 def test_shares_never_seen_have_an_upper_limit():
     rows = stats.TallyRows()
     rows.share("tricks=13", "4", 0, 2000)
