@@ -1,98 +1,275 @@
-"""Additive tallies and the 95 % intervals computed from them.
+"""Mergeable tallies and the 95 % intervals computed from them.
 
-A *tally* is a DataFrame with columns ``metric, group, kind, n, sum, sumsq``:
+A *tally* is a DataFrame with one row per (``metric, group, kind``) and the columns
 
-- ``kind == "rate"``: ``sum`` successes out of ``n`` trials (a proportion);
-- ``kind == "mean"``: ``sum`` and ``sumsq`` of ``n`` observations.
+- ``n``, ``sum``, ``sumsq``: number, sum and sum of squares of the observations
+  (``kind == "rate"``: ``sum`` successes out of ``n`` trials; ``sumsq`` is NaN for ratio
+  rows whose single observations are not known, see :func:`ratio`);
+- ``records``, ``rec_sum2``, ``rec_sum_n``, ``rec_n2``, ``rec_sum3``, ``rec_sum2_n``,
+  ``rec_sum_n2``, ``rec_n3``: the *record* (the cluster: one deal, game, ...) is the unit
+  of sampling. A record contributes ``n_r >= 1`` observations with sum ``s_r`` to the
+  row; these columns are the number of records and the sums over records of ``s_r**2``,
+  ``s_r n_r``, ``n_r**2`` (the variance) and ``s_r**3``, ``s_r**2 n_r``, ``s_r n_r**2``,
+  ``n_r**3`` (the skewness);
+- ``min``, ``max``: the smallest and largest observation; ``cap``: the largest value
+  possible where one is known (e.g. a turn limit), else -inf.
 
-Tallies of chunks add up row by row (:func:`merge`), so a run of any size keeps only
-one small table in memory. :func:`finalize` turns a tally into estimates with 95 %
-intervals: Wilson score intervals for rates (statsmodels), Student-t intervals for
-means (scipy).
+Every column merges over chunks (:func:`merge`): all but the last three by addition,
+those by min or max. So a run of any size keeps one small table in memory.
 
-Games build their tallies with :func:`rate` and :func:`mean`.
+:func:`finalize` turns a tally into estimates ``R = sum / n`` with 95 % intervals and says
+in ``method`` which interval each row used (docs/architecture.md, "Statistics"):
+
+- the variance of ``R`` is the cluster-robust (linearised ratio-estimator) variance over
+  records, ``K/(K-1) * sum_r (s_r - R n_r)**2 / n**2``, which is the usual ``s**2 / n``
+  when every record contributes one observation;
+- proportions (rates, and means of 0/1 values): the binomial interval on the effective
+  sample size ``n / design effect`` (Korn and Graubard, 1998): ``wilson`` when at least
+  ``COMFORTABLE`` effective successes and failures, ``clopper-pearson`` below (Wilson
+  undercovers near 0 and 1: 85 % at p = 4e-5, n = 4,000);
+- means of non-negative values whose estimate is visibly right-skewed (skewness of the
+  estimate above ``SKEWED``, from the records' third moment): ``gamma``, the Fay–Feuer
+  (1997) gamma interval, never below 0; its upper limit allows for one more record with
+  every observation at the largest value seen, or at the ``cap`` where the tally knows
+  one (rare counts, capped and heavy-tailed means, where Student-t covers 80 %);
+- other means: ``t``, Student-t on ``K - 1`` degrees of freedom.
+
+Games build their tallies with :func:`rate`, :func:`mean`, :func:`ratio` or
+:class:`TallyRows`, passing ``record=`` (the record index of each observation) wherever
+a record contributes several observations to one row (two teams per deal, every seat).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-TALLY_COLUMNS = ["metric", "group", "kind", "n", "sum", "sumsq"]
-SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "estimate", "ci_low", "ci_high"]
+KEYS = ["metric", "group", "kind"]
+ADDITIVE = ["n", "sum", "sumsq", "records", "rec_sum2", "rec_sum_n", "rec_n2", "rec_sum3", "rec_sum2_n",
+            "rec_sum_n2", "rec_n3"]
+LOWEST = ["min"]
+HIGHEST = ["max", "cap"]
+NUMERIC = ADDITIVE + LOWEST + HIGHEST
+TALLY_COLUMNS = KEYS + NUMERIC
+SUMMARY_COLUMNS = ["metric", "group", "kind", "n", "records", "estimate", "ci_low", "ci_high", "method"]
 ALL = "all"
+COMFORTABLE = 10  # effective successes and failures from which Wilson replaces Clopper-Pearson
+SKEWED = 0.05  # skewness of an estimate above which a non-negative mean gets the gamma interval
+_INT_COLUMNS = ("n", "records")
 
 
 def empty() -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype="float64" if c in ("sum", "sumsq") else ("int64" if c == "n" else "object"))
+    return pd.DataFrame({c: pd.Series(dtype="object" if c in KEYS else ("int64" if c in _INT_COLUMNS else "float64"))
                          for c in TALLY_COLUMNS})
 
 
-def _grouped(metric: str, kind: str, values, by) -> pd.DataFrame:
-    """One tally row per group (numpy bincount: tallies run once per chunk, often)."""
-    v = np.asarray(values, dtype=np.float64)
-    if by is None or np.ndim(by) == 0:
-        groups, n, total, squares = [ALL if by is None else str(by)], [v.size], [v.sum()], [np.dot(v, v)]
+# ---------------------------------------------------------------- building rows
+
+
+def _codes(by, labels, prefix: str = ""):
+    """Integer group codes and their labels (numbers sorted, labels as strings)."""
+    by = np.asarray(by)
+    if labels is not None:
+        codes = by.astype(np.int64)
+        return codes, [prefix + str(labels[i]) for i in range(len(labels))]
+    inverse, keys = pd.factorize(by, sort=True)  # hashing: fast on strings too
+    return inverse.astype(np.int64), [prefix + str(k) for k in keys]
+
+
+def rows(metric: str, kind: str, values, *, by=None, where=None, record=None, labels=None,
+         group: str | None = None, prefix: str = "", cap: float | None = None) -> list[tuple]:
+    """Tally rows (tuples in ``TALLY_COLUMNS`` order) for ``values``.
+
+    ``by`` splits them into groups: an array aligned with ``values`` (with ``labels``, an
+    array of integer codes indexing ``labels``; ``prefix`` goes before each label), or one
+    label for a single named group (as ``group``); ``where`` keeps only the observations
+    where it is True; ``record`` is the record index of each observation (default: each
+    observation is its own record); ``cap`` is the largest value the observations can
+    take, where the rules set one (a turn limit). Counted with numpy bincount: a chunk's
+    tally takes milliseconds.
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    if by is not None and np.ndim(by) == 0:
+        group, by = str(by), None
+    if where is not None:
+        keep = np.asarray(where, dtype=bool).ravel()
+        v = v[keep]
+        by = None if by is None else np.asarray(by).ravel()[keep]
+        record = None if record is None else np.asarray(record).ravel()[keep]
+    if by is None:
+        codes, names = np.zeros(v.size, np.int64), [group or ALL]
     else:
-        inverse, keys = pd.factorize(np.asarray(by), sort=True)  # hashing: fast on strings too
-        n = np.bincount(inverse, minlength=len(keys))
-        total = np.bincount(inverse, weights=v, minlength=len(keys))
-        squares = np.bincount(inverse, weights=v * v, minlength=len(keys))
-        groups = [str(k) for k in keys]
-    return pd.DataFrame({"metric": metric, "group": groups, "kind": kind, "n": np.asarray(n, dtype=np.int64),
-                         "sum": np.asarray(total, dtype=np.float64), "sumsq": np.asarray(squares, dtype=np.float64)})
+        codes, names = _codes(np.asarray(by).ravel(), labels, prefix)
+    size = len(names)
+    n = np.bincount(codes, minlength=size)
+    total = np.bincount(codes, weights=v, minlength=size)
+    squares = np.bincount(codes, weights=v * v, minlength=size)
+    lo, hi = _extreme(np.minimum, codes, v, size), _extreme(np.maximum, codes, v, size)
+    if record is None:
+        cubes = np.bincount(codes, weights=v * v * v, minlength=size)
+        moments = (n, squares, total, n.astype(np.float64), cubes, squares, total, n.astype(np.float64))
+    else:
+        moments = _clusters(codes, size, np.asarray(record, dtype=np.int64).ravel(), v)
+    return _tuples(metric, kind, names, n, total, squares, moments, lo, hi, cap)
 
 
-def rate(metric: str, success, *, by=None, where=None) -> pd.DataFrame:
-    """Tally rows for a proportion: ``success`` is a boolean Series (True = success).
+def _tuples(metric, kind, names, n, total, squares, moments, lo, hi, cap=None) -> list[tuple]:
+    top = -np.inf if cap is None else float(cap)
+    out = []
+    for i in np.nonzero(moments[0])[0]:
+        out.append((metric, names[i], kind, int(round(n[i])), float(total[i]), float(squares[i]), int(moments[0][i]),
+                    *(float(m[i]) for m in moments[1:]), float(lo[i]), float(hi[i]), top))
+    return out
+
+
+def _record_moments(owner: np.ndarray, s: np.ndarray, cnt: np.ndarray, size: int) -> tuple:
+    """Per group (``owner`` of each record): records and the sums over records of s**2,
+    s n, n**2, s**3, s**2 n, s n**2, n**3."""
+    def add(w):
+        return np.array([w.sum()]) if size == 1 else np.bincount(owner, weights=w, minlength=size)
+
+    s2, n2 = s * s, cnt * cnt
+    records = np.array([s.size]) if size == 1 else np.bincount(owner, minlength=size)
+    return records, add(s2), add(s * cnt), add(n2), add(s2 * s), add(s2 * cnt), add(s * n2), add(n2 * cnt)
+
+
+def _clusters(codes: np.ndarray, size: int, record: np.ndarray, v: np.ndarray):
+    """Per group: :func:`_record_moments` of the records' sums and counts."""
+    if not v.size:
+        return _record_moments(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), size)
+    span = int(record.max()) + 1
+    key = codes * span + record
+    if size * span <= max(4 * v.size, 1 << 20):
+        s = np.bincount(key, weights=v, minlength=size * span)
+        cnt = np.bincount(key, minlength=size * span).astype(np.float64)
+        present = np.nonzero(cnt)[0]
+        s, cnt = s[present], cnt[present]
+        owner = present // span
+    else:
+        uniq, inverse = np.unique(key, return_inverse=True)
+        s = np.bincount(inverse, weights=v)
+        cnt = np.bincount(inverse).astype(np.float64)
+        owner = uniq // span
+    return _record_moments(owner, s, cnt, size)
+
+
+def _extreme(ufunc, codes: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
+    """Per-group minimum (``np.minimum``) or maximum of ``v``; +-inf for empty groups."""
+    out = np.full(size, np.inf if ufunc is np.minimum else -np.inf)
+    if v.size and size == 1:
+        out[0] = ufunc.reduce(v)
+    elif v.size:
+        ufunc.at(out, codes, v)
+    return out
+
+
+def ratio_rows(metric: str, kind: str, totals, counts, *, by=None, where=None, labels=None,
+               group: str | None = None) -> list[tuple]:
+    """Tally rows of the ratio ``sum(totals) / sum(counts)``, one (total, count) per record.
+
+    ``kind == "rate"``: successes and trials per record (each trial a 0/1 observation).
+    ``kind == "mean"``: e.g. bags and hands per game: the single observations are not
+    known, so ``sumsq`` is NaN and ``min``/``max`` are those of the records' ratios.
+    """
+    s = np.asarray(totals, dtype=np.float64).ravel()
+    cnt = np.asarray(counts, dtype=np.float64).ravel()
+    if by is not None and np.ndim(by) == 0:
+        group, by = str(by), None
+    keep = cnt > 0
+    if where is not None:
+        keep &= np.asarray(where, dtype=bool).ravel()
+    s, cnt = s[keep], cnt[keep]
+    if by is None:
+        codes, names = np.zeros(s.size, np.int64), [group or ALL]
+    else:
+        codes, names = _codes(np.asarray(by).ravel()[keep], labels)
+    size = len(names)
+
+    n, total = np.bincount(codes, weights=cnt, minlength=size), np.bincount(codes, weights=s, minlength=size)
+    r = s / np.where(cnt > 0, cnt, 1)
+    lo, hi = _extreme(np.minimum, codes, r, size), _extreme(np.maximum, codes, r, size)
+    if kind == "rate":
+        squares, lo, hi = total, np.minimum(lo, 0.0), np.maximum(hi, 1.0)
+    else:
+        squares = np.full(size, np.nan)
+    return _tuples(metric, kind, names, n, total, squares, _record_moments(codes, s, cnt, size), lo, hi)
+
+
+def frame(tuples: Sequence[tuple]) -> pd.DataFrame:
+    """Tally rows (tuples in ``TALLY_COLUMNS`` order) as a tally DataFrame."""
+    if not len(tuples):
+        return empty()
+    out = pd.DataFrame(list(tuples), columns=TALLY_COLUMNS)
+    for c in _INT_COLUMNS:
+        out[c] = out[c].astype(np.int64)
+    return out
+
+
+def rate(metric: str, success, *, by=None, where=None, record=None, labels=None) -> pd.DataFrame:
+    """Tally rows for a proportion: ``success`` is a boolean array (True = success).
 
     ``by`` splits it into groups (an array aligned with ``success``, or one label such as
     ``"team0"`` for a single named group); ``where`` keeps only the rows where it is True
-    (e.g. only hands where the bid was nil).
+    (e.g. only hands where the bid was nil); ``record`` gives each observation's record
+    when a record contributes several (e.g. ``np.tile(np.arange(len(df)), 2)`` for two
+    teams' columns stacked).
     """
-    return _grouped(metric, "rate", *_select(np.asarray(success, dtype=bool), by, where))
+    return frame(rows(metric, "rate", np.asarray(success, dtype=bool), by=by, where=where, record=record,
+                      labels=labels))
 
 
-def mean(metric: str, values, *, by=None, where=None) -> pd.DataFrame:
-    """Tally rows for a mean of ``values`` (optionally grouped by ``by``, filtered by ``where``)."""
-    return _grouped(metric, "mean", *_select(np.asarray(values, dtype=np.float64), by, where))
+def mean(metric: str, values, *, by=None, where=None, record=None, labels=None, cap=None) -> pd.DataFrame:
+    """Tally rows for a mean of ``values`` (grouped by ``by``, filtered by ``where``, several
+    observations of one record tied by ``record``: see :func:`rate`; ``cap``: see :func:`rows`)."""
+    return frame(rows(metric, "mean", values, by=by, where=where, record=record, labels=labels, cap=cap))
 
 
-def _select(values: np.ndarray, by, where):
-    if by is not None and np.ndim(by) > 0:
-        by = np.asarray(by)
-    if where is not None:
-        keep = np.asarray(where, dtype=bool)
-        values = values[keep]
-        by = by[keep] if by is not None and np.ndim(by) > 0 else by
-    return values, by
+def ratio(metric: str, totals, counts, *, kind: str = "mean", by=None, where=None, labels=None) -> pd.DataFrame:
+    """Tally rows for ``sum(totals) / sum(counts)`` with one (total, count) per record:
+    successes and trials (``kind="rate"``), or e.g. bags and hands per game."""
+    return frame(ratio_rows(metric, kind, totals, counts, by=by, where=where, labels=labels))
+
+
+def record_index(records: int, copies: int) -> np.ndarray:
+    """Record index of ``copies`` per-record columns stacked one after the other."""
+    return np.tile(np.arange(records, dtype=np.int64), copies)
 
 
 class TallyRows:
-    """Tally rows added one at a time, for tallies with many small groups (the odds tables):
-    no DataFrame per row, one at the end. ``group`` is a single label per call."""
+    """Tally rows added one call at a time, one DataFrame at the end (for tallies with many
+    small groups, such as the odds tables). ``group`` is a single label per call."""
 
     def __init__(self) -> None:
         self._rows: list[tuple] = []
 
-    def rate(self, metric: str, group, success) -> None:
-        """A proportion: ``success`` holds one 0/1 (or bool) value per record."""
-        ok = np.asarray(success, dtype=np.float64)
-        total = float(ok.sum())
-        self._rows.append((metric, group, "rate", ok.size, total, total))
+    def add(self, metric: str, kind: str, values, **kw) -> None:
+        """Rows of :func:`rows` (``by``, ``where``, ``record``, ``labels``, ``group``)."""
+        self._rows += rows(metric, kind, values, **kw)
 
-    def mean(self, metric: str, group, values) -> None:
-        """A mean of ``values`` (one per record)."""
-        x = np.asarray(values, dtype=np.float64)
-        self._rows.append((metric, group, "mean", x.size, float(x.sum()), float(np.dot(x, x))))
+    def add_ratio(self, metric: str, kind: str, totals, counts, **kw) -> None:
+        """Rows of :func:`ratio_rows`."""
+        self._rows += ratio_rows(metric, kind, totals, counts, **kw)
+
+    def rate(self, metric: str, group, success, *, record=None) -> None:
+        """A proportion: ``success`` holds 0/1 (or bool) values, one per record unless ``record``."""
+        self.add(metric, "rate", np.asarray(success, dtype=bool), group=str(group), record=record)
+
+    def mean(self, metric: str, group, values, *, record=None) -> None:
+        """A mean of ``values`` (one per record unless ``record``)."""
+        self.add(metric, "mean", values, group=str(group), record=record)
 
     def share(self, metric: str, group, count: float, n: int) -> None:
-        """The mean of an indicator known only by its count among ``n`` records."""
-        self._rows.append((metric, group, "mean", int(n), float(count), float(count)))
+        """The share of the ``n`` records (one 0/1 indicator each) counted in ``count``:
+        a proportion (binomial interval, not [0, 0] when nothing was seen) kept as kind
+        ``mean`` so that rate targets (``--precision``) do not wait for it."""
+        count, n = float(count), int(n)
+        if n:
+            self._rows.append((metric, str(group), "mean", n, count, count, n, count, count, float(n), count, count,
+                               count, float(n), 0.0 if count < n else 1.0, 1.0 if count > 0 else 0.0, 1.0))
 
     def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self._rows, columns=TALLY_COLUMNS)
+        return frame(self._rows)
 
 
 def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
@@ -103,8 +280,25 @@ def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return merge(pd.concat(parts, ignore_index=True))
 
 
+# ---------------------------------------------------------------- merging
+
+
+def _complete(tally: pd.DataFrame) -> pd.DataFrame:
+    """A tally written before the record columns existed: one observation per record."""
+    if all(c in tally.columns for c in NUMERIC):
+        return tally
+    t = tally.copy()
+    defaults = {"records": t["n"], "rec_sum2": t["sumsq"], "rec_sum_n": t["sum"], "rec_n2": t["n"].astype(float),
+                "rec_sum3": np.nan, "rec_sum2_n": t["sumsq"], "rec_sum_n2": t["sum"], "rec_n3": t["n"].astype(float),
+                "min": -np.inf, "max": np.inf, "cap": -np.inf}
+    for c in NUMERIC:
+        if c not in t.columns:
+            t[c] = defaults[c]
+    return t
+
+
 class Accumulator:
-    """Adds tallies row by row in plain Python (tallies are small; pandas groupby is slow here)."""
+    """Merges tallies row by row in plain Python (tallies are small; pandas groupby is slow here)."""
 
     def __init__(self) -> None:
         self._rows: dict[tuple, list] = {}
@@ -112,67 +306,145 @@ class Accumulator:
     def add(self, tally: pd.DataFrame | None) -> "Accumulator":
         if tally is None or not len(tally):
             return self
-        for metric, group, kind, n, total, squares in zip(tally["metric"].tolist(), tally["group"].tolist(),
-                                                           tally["kind"].tolist(), tally["n"].tolist(),
-                                                           tally["sum"].tolist(), tally["sumsq"].tolist()):
-            row = self._rows.get((metric, group, kind))
+        tally = _complete(tally)
+        na, nl = len(ADDITIVE), len(LOWEST)
+        columns = [tally[c].tolist() for c in KEYS + NUMERIC]
+        for values in zip(*columns):
+            key, numbers = values[:3], values[3:]
+            row = self._rows.get(key)
             if row is None:
-                self._rows[(metric, group, kind)] = [n, total, squares]
-            else:
-                row[0] += n
-                row[1] += total
-                row[2] += squares
+                self._rows[key] = list(numbers)
+                continue
+            for i in range(na):
+                row[i] += numbers[i]
+            for i in range(na, na + nl):
+                row[i] = min(row[i], numbers[i])
+            for i in range(na + nl, len(numbers)):
+                row[i] = max(row[i], numbers[i])
         return self
 
     def frame(self) -> pd.DataFrame:
         if not self._rows:
             return empty()
         keys = list(self._rows)
-        values = list(self._rows.values())
-        return pd.DataFrame({"metric": [k[0] for k in keys], "group": [str(k[1]) for k in keys],
-                             "kind": [k[2] for k in keys], "n": np.array([v[0] for v in values], dtype=np.int64),
-                             "sum": np.array([v[1] for v in values], dtype=np.float64),
-                             "sumsq": np.array([v[2] for v in values], dtype=np.float64)})
+        values = np.array(list(self._rows.values()), dtype=np.float64)
+        out = pd.DataFrame({"metric": [k[0] for k in keys], "group": [str(k[1]) for k in keys],
+                            "kind": [k[2] for k in keys]})
+        for i, c in enumerate(NUMERIC):
+            out[c] = values[:, i].astype(np.int64) if c in _INT_COLUMNS else values[:, i]
+        return out
 
 
 def merge(*tallies: pd.DataFrame) -> pd.DataFrame:
-    """Add tallies row by row (same metric, group and kind)."""
+    """Merge tallies row by row (same metric, group and kind)."""
     acc = Accumulator()
     for t in tallies:
         acc.add(t)
     return acc.frame()
 
 
-def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
-    """Estimates with ``confidence`` intervals for every tally row."""
+# ---------------------------------------------------------------- intervals
+
+
+def binomial_interval(x, n, confidence: float = 0.95):
+    """Wilson where ``min(x, n - x) >= COMFORTABLE``, Clopper–Pearson below; ``x`` and ``n``
+    may be fractional (effective counts). Returns (low, high, method names)."""
     from scipy import stats as sps
-    from statsmodels.stats.proportion import proportion_confint
+
+    x = np.asarray(x, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    a = 1 - confidence
+    z = sps.norm.ppf(1 - a / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        cp_lo = np.where(x > 0, sps.beta.ppf(a / 2, x, n - x + 1), 0.0)
+        cp_hi = np.where(x < n, sps.beta.ppf(1 - a / 2, x + 1, n - x), 1.0)
+    wilson = np.minimum(x, n - x) >= COMFORTABLE
+    lo = np.where(wilson, centre - half, cp_lo)
+    hi = np.where(wilson, centre + half, cp_hi)
+    return np.clip(lo, 0, 1), np.clip(hi, 0, 1), np.where(wilson, "wilson", "clopper-pearson")
+
+
+def gamma_interval(y, v, w, confidence: float = 0.95):
+    """Fay–Feuer interval for a non-negative mean ``y`` with variance ``v``; ``w`` is the
+    largest rise one more record could bring (the upper limit allows for it)."""
+    from scipy import stats as sps
+
+    a = 1 - confidence
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = np.where(y > 0, sps.gamma.ppf(a / 2, y * y / v, scale=v / y), 0.0)
+        yw, vw = y + w, v + w * w
+        hi = sps.gamma.ppf(1 - a / 2, yw * yw / vw, scale=vw / yw)
+    return lo, hi
+
+
+def _skewness(col: dict, r: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Skewness of the estimate: of the sum of the records' residuals d = s - R n, i.e.
+    skewness of d over sqrt(K); 0 where it is lost in rounding (or unknown: NaN)."""
+    d3 = col["rec_sum3"] - 3 * r * col["rec_sum2_n"] + 3 * r * r * col["rec_sum_n2"] - r ** 3 * col["rec_n3"]
+    d2 = col["rec_sum2"] - 2 * r * col["rec_sum_n"] + r * r * col["rec_n2"]
+    scale = np.abs(col["rec_sum3"]) + 3 * np.abs(r * col["rec_sum2_n"]) + 3 * r * r * col["rec_sum_n2"] \
+        + np.abs(r ** 3) * col["rec_n3"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d3 = np.where(np.abs(d3) > 1e-9 * scale, d3, 0.0)
+        return np.where(d2 > 0, d3 / d2 ** 1.5, 0.0)
+
+
+def finalize(tally: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Estimates with ``confidence`` intervals for every tally row (``method`` says which)."""
+    from scipy import stats as sps
 
     if not len(tally):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
-    n = tally["n"].to_numpy(dtype=np.int64)
-    total = tally["sum"].to_numpy(dtype=np.float64)
-    squares = tally["sumsq"].to_numpy(dtype=np.float64)
-    is_rate = (tally["kind"] == "rate").to_numpy()
+    t = _complete(tally)
+    col = {c: t[c].to_numpy(dtype=np.float64) for c in NUMERIC}
+    n, total, k = col["n"], col["sum"], col["records"]
+    rows_n = len(t)
+    est = np.full(rows_n, np.nan)
+    lo = np.full(rows_n, np.nan)
+    hi = np.full(rows_n, np.nan)
+    method = np.full(rows_n, "", dtype=object)
+    z = sps.norm.ppf(0.5 + confidence / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        est = np.where(n > 0, total / np.maximum(n, 1), np.nan)
-        lo = np.full(len(n), np.nan)
-        hi = np.full(len(n), np.nan)
-        rate_rows = is_rate & (n > 0)
-        if rate_rows.any():
-            lo[rate_rows], hi[rate_rows] = proportion_confint(np.rint(total[rate_rows]).astype(np.int64),
-                                                             n[rate_rows], alpha=1 - confidence, method="wilson")
-        mean_rows = ~is_rate & (n > 1)
-        if mean_rows.any():
-            m, k = est[mean_rows], n[mean_rows]
-            var = np.maximum((squares[mean_rows] - k * m * m) / (k - 1), 0.0)
-            half = sps.t.ppf(0.5 + confidence / 2, k - 1) * np.sqrt(var / k)
-            lo[mean_rows], hi[mean_rows] = m - half, m + half
+        ok = n > 0
+        est[ok] = total[ok] / n[ok]
+        r = np.where(ok, est, 0.0)
+        # cluster-robust variance of R = S/N over K records (= s^2/N for one observation per record)
+        resid = np.maximum(col["rec_sum2"] - 2 * r * col["rec_sum_n"] + r * r * col["rec_n2"], 0.0)
+        var = np.where(k > 1, k / (k - 1) * resid / (n * n), np.nan)
+        tq = np.where(k > 1, sps.t.ppf(0.5 + confidence / 2, np.maximum(k - 1, 1)), np.nan)
+        clustered = k < n
+        binary = (t["kind"].to_numpy() == "rate") | ((col["min"] >= 0) & (col["max"] <= 1) & (col["sumsq"] == total))
+        # proportions: binomial interval on the effective sample size (Korn-Graubard)
+        prop = ok & binary
+        binom_var = r * (1 - r) / n
+        deff = np.where((var > 0) & (binom_var > 0), var / binom_var, 1.0)
+        n_eff = np.where(clustered, n / deff * np.where(k > 1, (z / tq) ** 2, 1.0), n)
+        if prop.any():
+            lo[prop], hi[prop], method[prop] = binomial_interval(r[prop] * n_eff[prop], n_eff[prop], confidence)
+        means = ok & ~binary & (k > 1)
+        flat = means & ~(var > 0)
+        lo[flat], hi[flat], method[flat] = est[flat], est[flat], "t"
+        # non-negative means: Fay-Feuer gamma; others: Student-t on K-1 df
+        gamma = means & (var > 0) & (col["min"] >= 0) & (_skewness(col, r, k) > SKEWED)
+        if gamma.any():
+            v = var[gamma] * (tq[gamma] / z) ** 2
+            # Fay-Feuer's one more event at the largest weight: one more record whose n/K
+            # observations are all at the largest value seen, or possible (a known cap)
+            w = np.maximum(col["max"][gamma], col["cap"][gamma]) / k[gamma]
+            lo[gamma], hi[gamma] = gamma_interval(est[gamma], v, w, confidence)
+            method[gamma] = "gamma"
+        student = means & (var > 0) & ~gamma
+        half = tq[student] * np.sqrt(var[student])
+        lo[student], hi[student], method[student] = est[student] - half, est[student] + half, "t"
     # the interval always contains the estimate (guards against rounding at p = 0 or 1)
     lo = np.where(np.isnan(lo), lo, np.minimum(lo, est))
     hi = np.where(np.isnan(hi), hi, np.maximum(hi, est))
-    out = pd.DataFrame({"metric": tally["metric"].to_numpy(), "group": tally["group"].astype(str).to_numpy(),
-                        "kind": tally["kind"].to_numpy(), "n": n, "estimate": est, "ci_low": lo, "ci_high": hi})
+    out = pd.DataFrame({"metric": t["metric"].to_numpy(), "group": t["group"].astype(str).to_numpy(),
+                        "kind": t["kind"].to_numpy(), "n": n.astype(np.int64), "records": k.astype(np.int64),
+                        "estimate": est, "ci_low": lo, "ci_high": hi, "method": method})
     return sort_naturally(out)
 
 
@@ -196,3 +468,9 @@ def sort_naturally(summary: pd.DataFrame) -> pd.DataFrame:
 def half_width(summary: pd.DataFrame) -> pd.Series:
     """Half-width of each summary row's interval."""
     return (summary["ci_high"] - summary["ci_low"]) / 2
+
+
+__all__ = ["TALLY_COLUMNS", "SUMMARY_COLUMNS", "ALL", "empty", "rows", "ratio_rows", "frame", "rate", "mean",
+           "ratio", "record_index", "TallyRows", "combine", "Accumulator", "merge", "binomial_interval",
+           "gamma_interval", "finalize", "sort_naturally", "half_width"]
+

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
+from simcards.experiment import stats
 from simcards.games.contract_rummy import rules as R
 from simcards.games.contract_rummy.view import MAX_SEATS
 
@@ -73,62 +74,58 @@ UNITS = (
 )
 
 
-def _row(metric, group, kind, values):
-    v = np.asarray(values, dtype=float)
-    if kind == "rate":
-        return (metric, group, kind, int(v.size), float(v.sum()), float(v.sum()))
-    return (metric, group, kind, int(v.size), float(v.sum()), float((v * v).sum()))
-
-
-def _deal_rows(contract, n_players, scores, downs, exhausted, turns):
-    """Tally rows of one contract: scores/downs are [records, seats] arrays."""
-    rows = []
+def _deal_rows(rows: stats.TallyRows, contract, n_players, scores, downs, exhausted, turns, cap) -> None:
+    """Tally rows of one contract: scores/downs are [records, seats] arrays; rows pooling
+    the seats of a record pass ``record=`` (the record is the unit); ``cap`` is the turn
+    limit (its long tail is what the interval of ``turns`` must allow for)."""
     g = f"contract={contract}"
     d = downs[:, :n_players].ravel()
-    rows.append(_row("turns_to_down", g, "mean", d[d > 0]))
-    rows.append(_row("never_down", g, "rate", (d < 0).astype(float)))
+    seats = np.repeat(np.arange(len(downs)), n_players)
+    rows.add("turns_to_down", "mean", d, where=d > 0, group=g, record=seats)
+    rows.add("never_down", "rate", d < 0, group=g, record=seats)
     for k in range(1, K_MAX + 1):
-        rows.append(_row("p_down_by_turn", f"{g} k={k}", "rate", ((d > 0) & (d <= k)).astype(float)))
+        rows.add("p_down_by_turn", "rate", (d > 0) & (d <= k), group=f"{g} k={k}", record=seats)
     s = scores[:, :n_players]
-    rows.append(_row("penalty", g, "mean", s.ravel()))
+    rows.add("penalty", "mean", s.ravel(), group=g, record=seats)
     for q in range(n_players):
-        rows.append(_row("penalty", f"{g} seat={q}", "mean", s[:, q]))
-    rows.append(_row("exhausted", g, "rate", exhausted))
-    rows.append(_row("turns", g, "mean", turns))
-    return rows
+        rows.add("penalty", "mean", s[:, q], group=f"{g} seat={q}")
+    rows.add("exhausted", "rate", exhausted == 1, group=g)
+    rows.add("turns", "mean", turns, group=g, cap=cap)
 
 
 def tally(unit, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Additive tally rows (metric, group, kind, n, sum, sumsq)."""
+    """Tally rows (see simcards.experiment.stats) of a chunk of records."""
     n = variant.num_players
-    rows = []
+    rows = stats.TallyRows()
     if len(df) == 0:
-        return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+        return rows.frame()
     if getattr(unit, "name", unit) == "deal":
         c = int(df["contract"].iloc[0])
         scores = df[[f"score_{q}" for q in range(MAX_SEATS)]].to_numpy()
         downs = df[[f"down_turn_{q}" for q in range(MAX_SEATS)]].to_numpy()
-        rows += _deal_rows(c, n, scores, downs, df["exhausted"].to_numpy(), df["turns"].to_numpy())
+        _deal_rows(rows, c, n, scores, downs, df["exhausted"].to_numpy(), df["turns"].to_numpy(),
+                   variant.max_turns_per_deal)
         jd = df[[f"jokers_dealt_{q}" for q in range(n)]].to_numpy().ravel()
         sc = scores[:, :n].ravel()
-        for j in range(int(jd.max()) + 1):
-            rows.append(_row("penalty_by_jokers_dealt", f"contract={c} jokers={j}", "mean", sc[jd == j]))
+        seats = np.repeat(np.arange(len(df)), n)
+        labels = [f"contract={c} jokers={j}" for j in range(int(jd.max()) + 1)]
+        rows.add("penalty_by_jokers_dealt", "mean", sc, by=jd, labels=labels, record=seats)
         went_out = np.stack([(df["out_seat"].to_numpy() == q) for q in range(n)], axis=1).ravel()
-        for j in range(int(jd.max()) + 1):
-            rows.append(_row("went_out_by_jokers_dealt", f"contract={c} jokers={j}", "rate", went_out[jd == j].astype(float)))
+        rows.add("went_out_by_jokers_dealt", "rate", went_out, by=jd, labels=labels, record=seats)
     else:
         nd = len(variant.contracts)
         for k in range(1, min(nd, R.MAX_REC_DEALS) + 1):
             scores = df[[f"d{k}_score_{q}" for q in range(MAX_SEATS)]].to_numpy()
             downs = df[[f"d{k}_down_{q}" for q in range(MAX_SEATS)]].to_numpy()
-            rows += _deal_rows(k, n, scores, downs, df[f"d{k}_exhausted"].to_numpy(), df[f"d{k}_turns"].to_numpy())
+            _deal_rows(rows, k, n, scores, downs, df[f"d{k}_exhausted"].to_numpy(), df[f"d{k}_turns"].to_numpy(),
+                       variant.max_turns_per_deal)
         totals = df[[f"total_{q}" for q in range(n)]].to_numpy()
-        rows.append(_row("game_total", "all", "mean", totals.ravel()))
+        rows.add("game_total", "mean", totals.ravel(), group="all", record=np.repeat(np.arange(len(df)), n))
         win = df["winners"].to_numpy()
         for q in range(n):
-            rows.append(_row("game_total", f"seat={q}", "mean", totals[:, q]))
-            rows.append(_row("win_rate", f"seat={q}", "rate", ((win >> q) & 1).astype(float)))
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+            rows.add("game_total", "mean", totals[:, q], group=f"seat={q}")
+            rows.add("win_rate", "rate", (win >> q) & 1, group=f"seat={q}")
+    return rows.frame()
 
 
 _GROUP = re.compile(r"contract=(\d+) k=(\d+)")

@@ -34,7 +34,7 @@ _HELP = {
     "over_target": "players at or above the target at the end",
     "tie_hands": "hands after which the top score was at the target but shared",
     "score": "final score",
-    "bagouts": "bag-out penalties paid",
+    "bagouts": "hands in which a bag-out penalty was paid (0 with bag_penalty_per_bag = 0: not the bag-outs)",
     "b6_bids": "B6 bids made",
     "games": "games played (an unfinished game ends the tournament with winner -1)",
     "tokens": "win tokens at the end",
@@ -82,11 +82,13 @@ def kind_of(bid: np.ndarray) -> np.ndarray:
 
 
 def _seat_frame(df: pd.DataFrame, n: int, names) -> pd.DataFrame:
-    """Long table: one row per (record, seat) with the per-seat columns ``names``."""
+    """Long table: one row per (record, seat) with the per-seat columns ``names`` and
+    ``record``, the record's index in ``df`` (the unit of sampling)."""
     parts = []
     for s in range(n):
         part = pd.DataFrame({c: df[f"{c}_{s}"].to_numpy() for c in names})
         part["seat"] = s
+        part["record"] = np.arange(len(df))
         if "dealer" in df:
             part["pos"] = (s - df["dealer"].to_numpy() - 1) % n
         parts.append(part)
@@ -97,91 +99,69 @@ def _position_name(pos: int, n: int) -> str:
     return "dealer" if pos == n - 1 else f"bidder {pos + 1}"
 
 
-def _raw(metric: str, group: str, kind: str, n: float, total: float, sumsq: float | None = None) -> pd.DataFrame:
-    return pd.DataFrame([{"metric": metric, "group": group, "kind": kind, "n": int(n), "sum": float(total),
-                          "sumsq": float(total if sumsq is None else sumsq)}])
-
-
-def _grouped_rows(metric: str, kind: str, values, codes, names) -> pd.DataFrame:
-    """Tally rows of ``values`` grouped by small integer ``codes`` (group ``names[code]``).
-
-    Counting with ``np.bincount`` keeps the per-chunk tally cheap next to the kernel.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    codes = np.asarray(codes, dtype=np.int64)
-    size = len(names)
-    n = np.bincount(codes, minlength=size)
-    keep = n > 0
-    return pd.DataFrame({
-        "metric": metric, "group": np.array(names, dtype=object)[keep], "kind": kind,
-        "n": n[keep].astype(np.int64),
-        "sum": np.bincount(codes, weights=values, minlength=size)[keep],
-        "sumsq": np.bincount(codes, weights=values * values, minlength=size)[keep],
-    })
-
-
-def _bid_rows(kinds: np.ndarray, success: np.ndarray) -> list[pd.DataFrame]:
-    rows = []
-    for k, name in enumerate(KIND_NAMES):
-        chosen = kinds == k
-        rows.append(_raw("bid_success", name, "rate", chosen.sum(), success[chosen].sum()))
-        rows.append(_raw("bid_choice", name, "rate", len(kinds), chosen.sum()))
-    return rows
+def _bid_rows(rows: stats.TallyRows, kinds: np.ndarray, success: np.ndarray, record: np.ndarray) -> None:
+    names = list(KIND_NAMES)
+    rows.add("bid_success", "rate", success, by=kinds, labels=names, record=record)
+    for k, name in enumerate(names):
+        rows.add("bid_choice", "rate", kinds == k, group=name, record=record)
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Additive tally rows for one chunk of records (see simcards.experiment.stats)."""
+    """Tally rows for one chunk of records (see simcards.experiment.stats); rows pooling
+    every seat of a record pass ``record=`` (the record, not the seat, is the unit)."""
     n = variant.num_players
+    rows = stats.TallyRows()
     if unit == "deal":
         long = _seat_frame(df, n, ["bid", "tricks", "delta", "bags"])
         bid, tricks = long["bid"].to_numpy(), long["tricks"].to_numpy()
+        record = long["record"].to_numpy()
         ok = made(bid, tricks, variant)
-        parts = _bid_rows(kind_of(bid), ok)
+        _bid_rows(rows, kind_of(bid), ok, record)
         seat, pos, delta = long["seat"].to_numpy(), long["pos"].to_numpy(), long["delta"].to_numpy()
-        parts.append(_grouped_rows("score", "mean", delta, seat, [f"seat {s}" for s in range(n)]))
-        parts.append(_grouped_rows("score_by_position", "mean", delta, pos, [_position_name(q, n) for q in range(n)]))
-        parts.append(_grouped_rows("tricks", "mean", tricks, seat, [f"seat {s}" for s in range(n)]))
-        parts.append(stats.mean("bags", long["bags"]))
+        seat_names = [f"seat {s}" for s in range(n)]
+        rows.add("score", "mean", delta, by=seat, labels=seat_names)
+        rows.add("score_by_position", "mean", delta, by=pos, labels=[_position_name(q, n) for q in range(n)])
+        rows.add("tricks", "mean", tricks, by=seat, labels=seat_names)
+        rows.add("bags", "mean", long["bags"].to_numpy(), record=record)
         ordinary = kind_of(bid) == K_ORDINARY
-        parts.append(_grouped_rows("ordinary_success_by_bid", "rate", ok[ordinary], bid[ordinary],
-                                   [f"{k:02d}" for k in range(18)]))
-        return stats.combine(parts)
+        rows.add("ordinary_success_by_bid", "rate", ok, where=ordinary, by=bid, labels=[f"{k:02d}" for k in range(18)],
+                 record=record)
+        return rows.frame()
     if unit == "game":
-        parts = []
+        chosen = {name: df[f"n_{name}"].to_numpy() for name in KIND_COLS}
+        total = sum(chosen.values())
         for k, name in enumerate(KIND_COLS):
-            parts.append(_raw("bid_success", KIND_NAMES[k], "rate", df[f"n_{name}"].sum(), df[f"made_{name}"].sum()))
-            total = sum(df[f"n_{c}"].sum() for c in KIND_COLS)
-            parts.append(_raw("bid_choice", KIND_NAMES[k], "rate", total, df[f"n_{name}"].sum()))
-        parts += _win_rows(df, n, "first_dealer")
+            rows.add_ratio("bid_success", "rate", df[f"made_{name}"].to_numpy(), chosen[name], group=KIND_NAMES[k])
+            rows.add_ratio("bid_choice", "rate", chosen[name], total, group=KIND_NAMES[k])
+        _win_rows(rows, df, n, "first_dealer")
         for s in range(n):
-            parts.append(stats.mean("final_score", df[f"score_{s}"]).assign(group=f"seat {s}"))
-        parts.append(stats.mean("game_length", df["hands"]))
-        parts.append(stats.rate("unfinished", df["winner"] < 0))
-        parts.append(stats.rate("tie_played_on", df["tie_hands"] > 0))
-        parts.append(stats.rate("several_past_target", df["over_target"] >= 2))
+            rows.add("final_score", "mean", df[f"score_{s}"].to_numpy(), group=f"seat {s}")
+        rows.add("game_length", "mean", df["hands"].to_numpy())
+        rows.add("unfinished", "rate", df["winner"].to_numpy() < 0)
+        rows.add("tie_played_on", "rate", df["tie_hands"].to_numpy() > 0)
+        rows.add("several_past_target", "rate", df["over_target"].to_numpy() >= 2)
+        players = stats.record_index(len(df), n)
         bagouts = np.concatenate([df[f"bagouts_{s}"].to_numpy() for s in range(n)])
-        parts.append(stats.mean("bagouts_per_player", bagouts))
+        rows.add("bagouts_per_player", "mean", bagouts, record=players)
         b6 = np.concatenate([df[f"b6_bids_{s}"].to_numpy() for s in range(n)])
-        parts.append(stats.mean("b6_bids_per_player", b6))
-        return stats.combine(parts)
+        rows.add("b6_bids_per_player", "mean", b6, record=players)
+        return rows.frame()
     if unit == "tournament":
-        parts = _win_rows(df, n, "first_dealer")
-        parts.append(stats.mean("tournament_length", df["games"]))
-        parts.append(stats.mean("tournament_hands", df["hands"]))
-        parts.append(stats.rate("unfinished", df["winner"] < 0))
-        return stats.combine(parts)
+        _win_rows(rows, df, n, "first_dealer")
+        rows.add("tournament_length", "mean", df["games"].to_numpy())
+        rows.add("tournament_hands", "mean", df["hands"].to_numpy())
+        rows.add("unfinished", "rate", df["winner"].to_numpy() < 0)
+        return rows.frame()
     raise ValueError(f"unknown unit {unit}")
 
 
-def _win_rows(df: pd.DataFrame, n: int, first_dealer: str) -> list[pd.DataFrame]:
+def _win_rows(rows: stats.TallyRows, df: pd.DataFrame, n: int, first_dealer: str) -> None:
     """Win share by seat and by position after the first dealer (1 = first bidder)."""
-    parts = []
     winner = df["winner"].to_numpy()
     pos = np.where(winner >= 0, (winner - df[first_dealer].to_numpy() - 1) % n, -1)
     for s in range(n):
-        parts.append(stats.rate("win_share", winner == s).assign(group=f"seat {s}"))
-        parts.append(stats.rate("win_share_by_position", pos == s).assign(group=_position_name(s, n)))
-    return parts
+        rows.add("win_share", "rate", winner == s, group=f"seat {s}")
+        rows.add("win_share_by_position", "rate", pos == s, group=_position_name(s, n))
 
 
 # ---------------------------------------------------------------- figures

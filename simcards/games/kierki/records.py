@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
+from simcards.experiment import stats
 from simcards.games.kierki import rules as R
 from simcards.games.kierki.variant import DEAL_TYPES
 
@@ -67,18 +68,6 @@ UNITS = (
 
 # ---------------------------------------------------------------- tally
 
-def _mean(metric, group, values) -> dict:
-    v = np.asarray(values, dtype=float)
-    return {"metric": metric, "group": group, "kind": "mean", "n": int(v.size),
-            "sum": float(v.sum()), "sumsq": float((v * v).sum())}
-
-
-def _rate(metric, group, hits) -> dict:
-    h = np.asarray(hits, dtype=bool)
-    return {"metric": metric, "group": group, "kind": "rate", "n": int(h.size),
-            "sum": float(h.sum()), "sumsq": float(h.sum())}
-
-
 def _by_position(df: pd.DataFrame, prefix: str, ref: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """``[(k, values of the seat at position k from ref)]`` for columns ``prefix0..3``."""
     m = df[[f"{prefix}{s}" for s in range(4)]].to_numpy()
@@ -89,16 +78,27 @@ def _by_position(df: pd.DataFrame, prefix: str, ref: np.ndarray) -> list[tuple[i
 TOTAL_THRESHOLDS = (-1500, -1000, -500, 0, 500, 1000)
 
 
+class _Rows(stats.TallyRows):
+    """``mean``/``rate`` rows with the group first; ``record`` ties a record's observations."""
+
+    def mean(self, metric, group, values, record=None):
+        self.add(metric, "mean", values, group=group, record=record)
+
+    def rate(self, metric, group, hits, record=None):
+        self.add(metric, "rate", np.asarray(hits, dtype=bool), group=group, record=record)
+
+
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Additive summary rows (metric, group, kind, n, sum, sumsq) of a chunk of records."""
-    rows: list[dict] = []
+    """Mergeable tally rows (see simcards.experiment.stats) of a chunk of records; rows
+    pooling several seats or deals of one record pass ``record=``."""
+    rows = _Rows()
     if len(df) == 0:
-        return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+        return rows.frame()
     if unit == "game":
         _tally_games(df, variant, rows)
     else:
         _tally_deals(df, variant, rows)
-    return pd.DataFrame(rows, columns=["metric", "group", "kind", "n", "sum", "sumsq"])
+    return rows.frame()
 
 
 def _tally_games(df, variant, rows):
@@ -108,65 +108,67 @@ def _tally_games(df, variant, rows):
         if n.max() == 0:
             continue
         for p in POSITIONS:
-            rows.append(_mean("points_per_deal", f"{t}:{p}", df[f"pts_{t}_{p}"].to_numpy() / np.maximum(n, 1)))
+            rows.mean("points_per_deal", f"{t}:{p}", df[f"pts_{t}_{p}"].to_numpy() / np.maximum(n, 1))
     totals = df[[f"total_{s}" for s in range(4)]].to_numpy()
     best = totals.max(axis=1, keepdims=True)
     share = (totals == best) / (totals == best).sum(axis=1, keepdims=True)
     for s in range(4):
-        rows.append(_mean("total", f"seat {s}", totals[:, s]))
-        rows.append(_mean("win_share", f"seat {s}", share[:, s]))
+        rows.mean("total", f"seat {s}", totals[:, s])
+        rows.mean("win_share", f"seat {s}", share[:, s])
     for k, vals in _by_position(df, "total_", d0):
         g = f"first_dealer+{k}"
-        rows.append(_mean("total", g, vals))
-        rows.append(_mean("win_share", g, share[np.arange(len(df)), (d0 + k) % 4]))
+        rows.mean("total", g, vals)
+        rows.mean("win_share", g, share[np.arange(len(df)), (d0 + k) % 4])
         for x in TOTAL_THRESHOLDS:
-            rows.append(_rate(f"total<={x}", g, vals <= x))
+            rows.rate(f"total<={x}", g, vals <= x)
     for part in ("neg", "trumps", "lottery"):
         for k, vals in _by_position(df, f"{part}_", d0):
-            rows.append(_mean(f"{part}_points", f"first_dealer+{k}", vals))
+            rows.mean(f"{part}_points", f"first_dealer+{k}", vals)
     # comeback value: win share given the first-half rank
     neg = df[[f"neg_{s}" for s in range(4)]].to_numpy()
     rank = (neg[:, :, None] < neg[:, None, :]).sum(axis=2)  # 0 = best first half
     for r in range(4):
-        sel = rank == r
-        rows.append(_mean("win_share_by_first_half_rank", f"rank {r + 1}", share[sel]))
+        sel = rank == r  # ties: several seats of a game share a rank
+        rows.mean("win_share_by_first_half_rank", f"rank {r + 1}", share[sel], record=np.nonzero(sel)[0])
     # trump choice: chooser tricks against the length of the chosen suit
     seen = df[[f"tr{k}_seen" for k in range(1, 5)]].to_numpy().ravel()
     full = df[[f"tr{k}_full" for k in range(1, 5)]].to_numpy().ravel()
     suit = df[[f"tr{k}_suit" for k in range(1, 5)]].to_numpy().ravel()
     tricks = df[[f"tr{k}_tricks" for k in range(1, 5)]].to_numpy().ravel()
-    _tally_trumps(rows, suit, seen, full, tricks, variant)
+    four = np.repeat(np.arange(len(df)), 4)  # record of each raveled (game, trump deal or seat) value
+    _tally_trumps(rows, suit, seen, full, tricks, variant, four)
     sevens = df[[f"sevens_{s}" for s in range(4)]].to_numpy().ravel()
     place = df[[f"place_{s}" for s in range(4)]].to_numpy().ravel()
-    _tally_lottery(rows, sevens, place, len(variant.lottery_awards))
-    rows.append(_mean("tricks_played", "all", df["tricks_played"].to_numpy()))
+    _tally_lottery(rows, sevens, place, len(variant.lottery_awards), four)
+    rows.mean("tricks_played", "all", df["tricks_played"].to_numpy())
 
 
-def _tally_trumps(rows, suit, seen, full, tricks, variant):
+def _tally_trumps(rows, suit, seen, full, tricks, variant, record=None):
+    """Chooser's points by suit length and the suit chosen; ``record``: the record of each
+    value (a game holds several trump deals)."""
     ok = suit > -2
     if not ok.any():
         return
+    rec = None if record is None else record[ok]
     pts = tricks[ok] * variant.points_per_trump_trick
-    rows.append(_mean("chooser_points", "all", pts))
-    for k in np.unique(seen[ok]):
-        rows.append(_mean("chooser_points", f"seen_len={k}", pts[seen[ok] == k]))
-    for k in np.unique(full[ok]):
-        rows.append(_mean("chooser_points", f"full_len={k}", pts[full[ok] == k]))
+    rows.add("chooser_points", "mean", pts, group="all", record=rec)
+    rows.add("chooser_points", "mean", pts, by=seen[ok], prefix="seen_len=", record=rec)
+    rows.add("chooser_points", "mean", pts, by=full[ok], prefix="full_len=", record=rec)
     for s in (-1, 0, 1, 2, 3):
-        rows.append(_rate("trump_suit", "no trumps" if s < 0 else SUITS[s], suit[ok] == s))
+        rows.rate("trump_suit", "no trumps" if s < 0 else SUITS[s], suit[ok] == s, record=rec)
 
 
-def _tally_lottery(rows, sevens, place, n_awards):
+def _tally_lottery(rows, sevens, place, n_awards, record):
+    """Lottery places by 7s held (``record``: the record of each seat's value)."""
     ok = place >= 0
     if not ok.any():
         return
-    for k in np.unique(sevens[ok]):
-        sel = ok & (sevens == k)
-        rows.append(_rate("lottery_first_out", f"sevens={k}", place[sel] == 1))
-        rows.append(_rate("lottery_second_out", f"sevens={k}", place[sel] == 2))
-        # players who are not placed share the remaining places: their mean place
-        rest = (n_awards + 1 + 4) / 2
-        rows.append(_mean("lottery_place", f"sevens={k}", np.where(place[sel] == 0, rest, place[sel])))
+    kw = dict(by=sevens, where=ok, prefix="sevens=", record=record)
+    rows.add("lottery_first_out", "rate", place == 1, **kw)
+    rows.add("lottery_second_out", "rate", place == 2, **kw)
+    # players who are not placed share the remaining places: their mean place
+    rest = (n_awards + 1 + 4) / 2
+    rows.add("lottery_place", "mean", np.where(place == 0, rest, place), **kw)
 
 
 def _tally_deals(df, variant, rows):
@@ -174,14 +176,14 @@ def _tally_deals(df, variant, rows):
     dt = DEAL_TYPES[int(df["deal_type"].iloc[0])]
     for k, vals in _by_position(df, "score_", dealer):
         p = POSITIONS[k]
-        rows.append(_mean("points_per_deal", f"{dt}:{p}", vals))
-        rows.append(_rate("zero_points", f"{dt}:{p}", vals == 0))
+        rows.mean("points_per_deal", f"{dt}:{p}", vals)
+        rows.rate("zero_points", f"{dt}:{p}", vals == 0)
         if dt == "robber":
-            rows.append(_rate("points<=-500", f"{dt}:{p}", vals <= -500))
+            rows.rate("points<=-500", f"{dt}:{p}", vals <= -500)
     if dt != "lottery":
         for k, vals in _by_position(df, "tricks_", dealer):
-            rows.append(_mean("tricks", f"{dt}:{POSITIONS[k]}", vals))
-        rows.append(_mean("tricks_played", dt, df["tricks_played"].to_numpy()))
+            rows.mean("tricks", f"{dt}:{POSITIONS[k]}", vals)
+        rows.mean("tricks_played", dt, df["tricks_played"].to_numpy())
     if dt == "trumps":
         ch = df["chooser"].to_numpy()
         tricks = df[[f"tricks_{s}" for s in range(4)]].to_numpy()[np.arange(len(df)), ch]
@@ -190,12 +192,12 @@ def _tally_deals(df, variant, rows):
     if dt == "lottery":
         sevens = df[[f"sevens_{s}" for s in range(4)]].to_numpy().ravel()
         place = df[[f"place_{s}" for s in range(4)]].to_numpy().ravel()
-        _tally_lottery(rows, sevens, place, len(variant.lottery_awards))
+        _tally_lottery(rows, sevens, place, len(variant.lottery_awards), np.repeat(np.arange(len(df)), 4))
         first = df["first_player"].to_numpy()
         for k, vals in _by_position(df, "place_", first):
-            rows.append(_rate("lottery_first_out", f"turn order {k + 1}", vals == 1))
-            rows.append(_rate("lottery_second_out", f"turn order {k + 1}", vals == 2))
-        rows.append(_mean("lottery_turns", "all", df["turns"].to_numpy()))
+            rows.rate("lottery_first_out", f"turn order {k + 1}", vals == 1)
+            rows.rate("lottery_second_out", f"turn order {k + 1}", vals == 2)
+        rows.mean("lottery_turns", "all", df["turns"].to_numpy())
 
 
 # ---------------------------------------------------------------- figures

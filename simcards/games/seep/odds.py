@@ -231,9 +231,10 @@ def tally(query, df, variant):
             parts.append(stats.mean("deals_to_baazi_end", c["deals"]).assign(group=g))
         bins = np.clip(np.searchsorted(edges, d, side="right") - 1, 0, len(edges) - 2)
         counts = np.bincount(bins, minlength=len(edges) - 1)
-        parts.append(pd.DataFrame({"metric": "difference_histogram", "group": [f"{g}:{e}" for e in edges[:-1]],
-                                   "kind": "mean", "n": len(d), "sum": counts.astype(float),
-                                   "sumsq": counts.astype(float)}))
+        histogram = stats.TallyRows()
+        for e, count in zip(edges[:-1], counts):
+            histogram.share("difference_histogram", f"{g}:{e}", count, len(d))
+        parts.append(histogram.frame())
     opts = query["options"]
     for i, a in enumerate(opts):
         for b in opts[i + 1:]:

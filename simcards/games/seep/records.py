@@ -82,23 +82,11 @@ UNIT_CODES = {"deal": 0, "baazi": 1, "match": 2}
 SWEEP_KINDS = (("early", "sweeps_early"), ("normal", "sweeps_normal"), ("last_play", "sweeps_last"))
 
 
-class _Rows:
-    """Collects tally rows with numpy (faster than a pandas groupby per metric)."""
-
-    def __init__(self):
-        self.rows = []
+class _Rows(stats.TallyRows):
+    """``rate``/``mean`` rows with the group as a keyword (one observation per record)."""
 
     def add(self, metric, kind, values, group=stats.ALL, where=None, by=None):
-        values = np.asarray(values, dtype=np.float64)
-        if where is not None:
-            values = values[np.asarray(where, dtype=bool)]
-            by = None if by is None else np.asarray(by)[np.asarray(where, dtype=bool)]
-        if by is None:
-            self.rows.append((metric, str(group), kind, len(values), values.sum(), (values * values).sum()))
-            return
-        for g in np.unique(by):
-            v = values[by == g]
-            self.rows.append((metric, str(g), kind, len(v), v.sum(), (v * v).sum()))
+        super().add(metric, kind, values, by=by, where=where, group=str(group))
 
     def rate(self, metric, success, **kw):
         self.add(metric, "rate", np.asarray(success, dtype=bool), **kw)
@@ -106,19 +94,16 @@ class _Rows:
     def mean(self, metric, values, **kw):
         self.add(metric, "mean", values, **kw)
 
-    def frame(self) -> pd.DataFrame:
-        return stats.merge(pd.DataFrame(self.rows, columns=stats.TALLY_COLUMNS))
-
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Additive tally rows (metric, group, kind, n, sum, sumsq) for one chunk of records."""
+    """Tally rows (see simcards.experiment.stats) for one chunk of records."""
     r = _Rows()
     c = {name: df[name].to_numpy() for name in df.columns}
     if unit == "deal":
         bid = c["bid"]
         bt = c["bidder"] % 2
-        redeals = float(c["redeals"].sum())
-        r.rows.append(("redeal_rate", stats.ALL, "rate", int((c["redeals"] + 1).sum()), redeals, redeals))
+        # one deal attempt per redeal plus the deal played: the record is the cluster
+        r.add_ratio("redeal_rate", "rate", c["redeals"], c["redeals"] + 1)
         r.rate("bid_card_captured_by_bidder_team", c["bid_card_bidder"] == 1, by=bid)
         r.rate("bid_card_captured_by_bidder_team", c["bid_card_bidder"] == 1)
         r.rate("bid_house_captured_by_bidder_team", c["bid_house_team"] == bt, by=bid, where=c["opening_kind"] == 1)

@@ -26,41 +26,14 @@ UNITS = (DEAL_UNIT, GAME_UNIT)
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Additive tally rows (see ``simcards.experiment.stats``) for a chunk of records."""
-    rows: list[tuple] = []
+    """Tally rows (see ``simcards.experiment.stats``) for a chunk of records; metrics that
+    pool both teams or all seats of a record pass ``record=`` (the record is the unit)."""
+    rows = stats.TallyRows()
     if unit == "game":
         _tally_games(df, rows)
     else:
         _tally_deals(df, rows)
-    out = pd.DataFrame(rows, columns=stats.TALLY_COLUMNS)
-    out["n"] = out["n"].astype("int64")
-    return out
-
-
-def _add(rows, metric, kind, values, where=None, groups=None, labels=None):
-    """Append tally rows: ``values`` (bools for rates) split by integer ``groups``.
-
-    Computed with numpy bincount: the tally of a 50,000-record chunk takes milliseconds.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    if where is not None:
-        where = np.asarray(where, dtype=bool)
-        values = values[where]
-        groups = None if groups is None else np.asarray(groups)[where]
-    if groups is None:
-        rows.append((metric, stats.ALL, kind, len(values), float(values.sum()), float((values * values).sum())))
-        return
-    groups = np.asarray(groups, dtype=np.int64)
-    if len(groups) == 0:
-        return
-    lo = int(groups.min())
-    g = groups - lo
-    n = np.bincount(g)
-    total = np.bincount(g, weights=values)
-    squares = np.bincount(g, weights=values * values)
-    for i in np.nonzero(n)[0]:
-        label = labels[i + lo] if labels is not None else str(i + lo)
-        rows.append((metric, label, kind, int(n[i]), float(total[i]), float(squares[i])))
+    return rows.frame()
 
 
 def _per_team(df: pd.DataFrame, name: str) -> np.ndarray:
@@ -81,60 +54,64 @@ SEATS = ("seat0", "seat1", "seat2", "seat3")
 NIL_KINDS = ("nil", "blind_nil")
 
 
-def _tally_deals(df: pd.DataFrame, rows: list) -> None:
+def _tally_deals(df: pd.DataFrame, rows: stats.TallyRows) -> None:
+    teams, seats = stats.record_index(len(df), 2), stats.record_index(len(df), 4)
     contract = _per_team(df, "contract")
     made = _per_team(df, "made")
     has = made >= 0
-    _add(rows, "bid_success", "rate", made == 1, where=has, groups=contract)
-    _add(rows, "bid_success_all", "rate", made == 1, where=has)
-    _add(rows, "set_rate", "rate", made == 0, where=has)
-    _add(rows, "points", "mean", _per_team(df, "points"), groups=_team_index(df), labels=TEAMS)
+    rows.add("bid_success", "rate", made == 1, where=has, by=contract, record=teams)
+    rows.add("bid_success_all", "rate", made == 1, where=has, record=teams)
+    rows.add("set_rate", "rate", made == 0, where=has, record=teams)
+    rows.add("points", "mean", _per_team(df, "points"), by=_team_index(df), labels=TEAMS)
     bags = _per_team(df, "bags")
-    _add(rows, "bags_per_team_hand", "mean", bags)
-    _add(rows, "bag_rate", "rate", bags > 0)
-    _add(rows, "bag_penalty_rate", "rate", _per_team(df, "penalties") > 0)
+    rows.add("bags_per_team_hand", "mean", bags, record=teams)
+    rows.add("bag_rate", "rate", bags > 0, record=teams)
+    rows.add("bag_penalty_rate", "rate", _per_team(df, "penalties") > 0, record=teams)
     nil = _per_seat(df, "nil")
     blind = _per_seat(df, "blind")
-    _add(rows, "nil_success", "rate", nil == 1, where=nil >= 0, groups=blind, labels=NIL_KINDS)
+    rows.add("nil_success", "rate", nil == 1, where=nil >= 0, by=blind, labels=NIL_KINDS, record=seats)
     # Nil bid rate per seat-hand; BN counted in its own group over the same trials
-    n = len(nil)
-    rows.append(("nil_bid_rate", "nil", "rate", n, float(((nil >= 0) & (blind == 0)).sum()),
-                 float(((nil >= 0) & (blind == 0)).sum())))
-    rows.append(("nil_bid_rate", "blind_nil", "rate", n, float((blind == 1).sum()), float((blind == 1).sum())))
-    _add(rows, "tricks", "mean", _per_seat(df, "tricks"), groups=np.repeat(np.arange(4), len(df)), labels=SEATS)
-    _add(rows, "contract", "mean", contract, where=has)
-    _add(rows, "redeals", "mean", df["redeals"].to_numpy())
+    rows.add("nil_bid_rate", "rate", (nil >= 0) & (blind == 0), group="nil", record=seats)
+    rows.add("nil_bid_rate", "rate", blind == 1, group="blind_nil", record=seats)
+    rows.add("tricks", "mean", _per_seat(df, "tricks"), by=np.repeat(np.arange(4), len(df)), labels=SEATS)
+    rows.add("contract", "mean", contract, where=has, record=teams)
+    rows.add("redeals", "mean", df["redeals"].to_numpy())
 
 
-def _tally_games(df: pd.DataFrame, rows: list) -> None:
+def _tally_games(df: pd.DataFrame, rows: stats.TallyRows) -> None:
     winner = df["winner"].to_numpy()
     finished = winner >= 0
     games = df["games"].to_numpy()
-    _add(rows, "win_rate_team0", "rate", winner == 0, where=finished)
-    _add(rows, "unfinished_rate", "rate", ~finished)
-    _add(rows, "hands_per_game", "mean", df["hands"].to_numpy() / games)
-    _add(rows, "both_over_target", "rate", df["both_over"].to_numpy() == 1, where=finished)
-    _add(rows, "tie_extra_hand", "rate", df["tie_hands"].to_numpy() > 0)
+    hands = df["hands"].to_numpy()
+    rows.add("win_rate_team0", "rate", winner == 0, where=finished)
+    rows.add("unfinished_rate", "rate", ~finished)
+    rows.add_ratio("hands_per_game", "mean", hands, games)
+    rows.add("both_over_target", "rate", df["both_over"].to_numpy() == 1, where=finished)
+    rows.add("tie_extra_hand", "rate", df["tie_hands"].to_numpy() > 0)
     team = _team_index(df)
     games2 = np.concatenate([games, games])
-    hands2 = np.concatenate([df["hands"].to_numpy()] * 2)
-    _add(rows, "final_score", "mean", _per_team(df, "score"), groups=team, labels=TEAMS)
-    _add(rows, "sets_per_game", "mean", _per_team(df, "sets") / games2, groups=team, labels=TEAMS)
-    _add(rows, "bag_penalties_per_game", "mean", _per_team(df, "penalties") / games2, groups=team, labels=TEAMS)
-    _add(rows, "bags_per_hand", "mean", _per_team(df, "bags_taken") / hands2, groups=team, labels=TEAMS)
-    _counts(rows, "set_rate", "all", _per_team(df, "sets"), _per_team(df, "contracts"))
-    _counts(rows, "nil_success", "nil", _per_team(df, "nil_made"), _per_team(df, "nil_bids"))
-    _counts(rows, "nil_success", "blind_nil", _per_team(df, "bn_made"), _per_team(df, "bn_bids"))
+    hands2 = np.concatenate([hands, hands])
+    rows.add("final_score", "mean", _per_team(df, "score"), by=team, labels=TEAMS)
+    rows.add_ratio("sets_per_game", "mean", _per_team(df, "sets"), games2, by=team, labels=TEAMS)
+    rows.add_ratio("bag_penalties_per_game", "mean", _per_team(df, "penalties"), games2, by=team, labels=TEAMS)
+    # pooled ratio (total bags / total hands), not the mean of per-game ratios
+    rows.add_ratio("bags_per_hand", "mean", _per_team(df, "bags_taken"), hands2, by=team, labels=TEAMS)
+    both = np.arange(len(df))
+    pair = np.concatenate([both, both])
+    rows.add_ratio("set_rate", "rate", *_summed(pair, _per_team(df, "sets"), _per_team(df, "contracts")), group="all")
+    rows.add_ratio("nil_success", "rate", *_summed(pair, _per_team(df, "nil_made"), _per_team(df, "nil_bids")),
+                   group="nil")
+    rows.add_ratio("nil_success", "rate", *_summed(pair, _per_team(df, "bn_made"), _per_team(df, "bn_bids")),
+                   group="blind_nil")
     if (games > 1).any():
-        _add(rows, "match_win_rate_team0", "rate", winner == 0, where=finished)
+        rows.add("match_win_rate_team0", "rate", winner == 0, where=finished)
 
 
-def _counts(rows: list, metric: str, group: str, successes, trials) -> None:
-    """A rate row from per-record success and trial counts."""
-    s = float(np.sum(successes))
-    n = int(np.sum(trials))
-    if n:
-        rows.append((metric, group, "rate", n, s, s))
+def _summed(record: np.ndarray, successes, trials):
+    """Both teams' successes and trials added per record (a record is one cluster)."""
+    size = int(record.max()) + 1 if len(record) else 0
+    return (np.bincount(record, weights=successes, minlength=size),
+            np.bincount(record, weights=trials, minlength=size))
 
 
 def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
