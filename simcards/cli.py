@@ -102,7 +102,7 @@ def _print_summary(summary, max_rows: int = 60) -> None:
     table["95% CI"] = ["no observations" if e else f"[{lo:.4g}, {hi:.4g}]"
                        for e, lo, hi in zip(empty, table.ci_low, table.ci_high)]
     table["estimate"] = ["-" if e else f"{x:.4g}" for e, x in zip(empty, table.estimate)]
-    table = table[["metric", "group", "n", "estimate", "95% CI"]]
+    table = table[["metric", "group", "n", "estimate", "95% CI"] + (["method"] if "method" in table else [])]
     _print_table(table, max_rows)
     if len(table) > max_rows:
         click.echo(f"... {len(table) - max_rows} more rows in summary.csv")

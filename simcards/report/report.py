@@ -113,6 +113,8 @@ def _summary_table(summary: pd.DataFrame, max_rows: int = 80) -> str:
         "estimate": [_fmt(k, e) for k, e in zip(rows.kind, rows.estimate)],
         "95 % interval": [f"{_fmt(k, lo)} – {_fmt(k, hi)}" for k, lo, hi in zip(rows.kind, rows.ci_low, rows.ci_high)],
     })
+    if "method" in rows:
+        shown["method"] = rows["method"].fillna("").to_numpy()
     return _table(shown)
 
 
@@ -224,7 +226,9 @@ def _run_markdown(out: Path, meta: dict[str, Any]) -> str:
              ("report made with", ", ".join(f"{k} {v}" for k, v in versions.items()))]
     lines = [f"# {game.title}: {question}", "", "## The question", "", question, "",
              "## Answers", "", *[f"- {h}" for h in _run_headlines(summary)], "",
-             "Intervals are 95 % intervals: Wilson score intervals for rates, Student-t for means. "
+             "Intervals are 95 % intervals with the record as the unit; the table's `method` column names the "
+             "interval each row used (Wilson or Clopper-Pearson for rates, Student-t or gamma for means; "
+             "see docs/architecture.md, Statistics). "
              "Each deal was played by heuristic bots (the policies above); the figures are about those bots.",
              "", "## Setup", "", _setup_md(setup), "", "## Figures", "", _figures_md(out), "",
              "## All estimates", "", _summary_table(summary), "",
