@@ -10,6 +10,8 @@ from simcards.games.seep.layout import (
     S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
     S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
+from simcards.core.errors import kernel_errors
+from simcards.games.seep.policies import DECISIONS
 from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
 
 TEAM = "AB"
@@ -65,8 +67,9 @@ def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | No
     tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
     tr_off = np.zeros(49, np.int64)
     tr_choice = np.zeros(48, np.int64)
-    trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
-                 st, tr_state, tr_moves, tr_off, tr_choice)
+    with kernel_errors("seep", DECISIONS, table):
+        trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+                     st, tr_state, tr_moves, tr_off, tr_choice)
     return tr_state, tr_moves[: tr_off[48]].copy(), tr_off, tr_choice
 
 

@@ -22,7 +22,9 @@ from simcards.core.game import Column, OddsSupport
 from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.spades import rules
-from simcards.games.spades.kernel import DECISION_ORDER, error_text, prepared
+from simcards.core.errors import kernel_errors
+from simcards.games.spades.kernel import DECISION_ORDER, FORMATS, error_text, prepared
+from simcards.games.spades.policies import DECISIONS
 from simcards.games.spades.policies import BN_BIT
 from simcards.games.spades.referee import legal_bid_set
 
@@ -172,12 +174,13 @@ def simulate(query, variant, table, seed, start, count):
     out = np.full((count, len(COLUMNS)), -99, np.int64)
     err = np.zeros(4, np.int64)
     try:
-        rules.simulate_bid_options(
-            params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
-            query["seat"], query["dealer"], np.array(query["prior"], np.int64),
-            np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
-            np.array(query["bags"], np.int64), query["play_out"],
-            np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
+        with kernel_errors("spades", DECISIONS, table, formats=FORMATS):
+            rules.simulate_bid_options(
+                params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
+                query["seat"], query["dealer"], np.array(query["prior"], np.int64),
+                np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
+                np.array(query["bags"], np.int64), query["play_out"],
+                np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
     except ValueError as exc:
         code = int(err[0])
         if code == rules.E_REDEALS:
