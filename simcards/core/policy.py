@@ -102,8 +102,8 @@ def compile_decision(func: Callable, decision: Decision, owner: str):
         ) from None
     if not isinstance(answer, (types.Integer, types.Boolean)):
         raise SimcardsError(
-            f"policy {owner}: its {decision.name} function returns {answer}, but a {decision.name} "
-            f"answer is an integer (return int(...))"
+            f"policy {owner}: its {decision.name} function does not compile for {decision.name}"
+            f"{decision.signature}: it returns {answer}, but a {decision.name} answer is an integer (return int(...))"
         )
     return nb.njit(decision.signature, cache=True, nogil=True)(func)
 
@@ -285,11 +285,11 @@ class PolicyCatalog:
         specs = list(seat_specs)
         for s in specs:
             self.compiled(s)
-        while len(specs) < self.max_seats:
-            specs.append(specs[-1])
-        functions = {d.name: tuple(self._seat_function(s, i, seat) for seat, s in enumerate(specs))
-                     for i, d in enumerate(self.decisions)}
-        return PolicyTable(functions, specs[:len(seat_specs)] + specs[len(seat_specs):])
+        functions = {}
+        for i, d in enumerate(self.decisions):
+            seats = [self._seat_function(s, i, seat) for seat, s in enumerate(specs)]
+            functions[d.name] = tuple(seats + [seats[-1]] * (self.max_seats - len(seats)))  # padding: never asked
+        return PolicyTable(functions, specs + [specs[-1]] * (self.max_seats - len(specs)))
 
 
 def seat_policies(default: str, overrides: Mapping[int, str] | None, n_seats: int) -> list[str]:

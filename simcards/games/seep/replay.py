@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core.cards import cards_of, format_card
+from simcards.core.errors import kernel_errors
 from simcards.games.seep.cards import VAL, mask_sum
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
     S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
     S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
-from simcards.core.errors import kernel_errors
 from simcards.games.seep.policies import DECISIONS
 from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
 

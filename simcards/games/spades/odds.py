@@ -17,15 +17,13 @@ import pandas as pd
 
 from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
 from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.spades import rules
-from simcards.core.errors import kernel_errors
 from simcards.games.spades.kernel import DECISION_ORDER, FORMATS, error_text, prepared
-from simcards.games.spades.policies import DECISIONS
-from simcards.games.spades.policies import BN_BIT
+from simcards.games.spades.policies import BN_BIT, DECISIONS
 from simcards.games.spades.referee import legal_bid_set
 
 SEATS = "NESW"
