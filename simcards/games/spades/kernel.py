@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core.cards import format_card
-from simcards.core.errors import SimcardsError, kernel_errors
+from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.games.spades import rules
 from simcards.games.spades.policies import DECISIONS
 from simcards.games.spades.variant import SpadesVariant
@@ -34,12 +34,14 @@ def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, 
     out = np.zeros((count, ncols), dtype=np.int64)
     trace = np.zeros((max(trace_rows, 1), rules.TRACE_LEN), dtype=np.int64)
     err = np.zeros(4, dtype=np.int64)
-    try:
-        with kernel_errors("spades", DECISIONS, table, formats=FORMATS, where=f"seed {seed}, records {start}..{start + count - 1}"):
+    with kernel_errors("spades", DECISIONS, table, formats=FORMATS, where=f"seed {seed}, records {start}..{start + count - 1}"):
+        try:
             kernel(params, deck, masks, fixed, np.uint64(seed), np.int64(start), np.int64(count),
                    *funcs, out, trace, trace_rows > 0, err)
-    except ValueError:  # the kernel's own limits, recorded in err
-        raise SimcardsError(error_text(err)) from None
+        except ValueError as exc:
+            if isinstance(exc, IllegalAnswer) or not err[0]:
+                raise  # a policy's answer or exception: kernel_errors words it
+            raise SimcardsError(error_text(err)) from None  # the kernel's own limits, recorded in err
     return out, (trace if trace_rows > 0 else None)
 
 
