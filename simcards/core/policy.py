@@ -14,6 +14,7 @@ compiled here with the decision's signature, so users never write numba types.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -21,8 +22,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numba as nb
+from numba import types
+from numba.core.extending import intrinsic
 
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import POLICY_FAULT, SimcardsError
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
@@ -60,22 +63,103 @@ class Policy:
         return None
 
 
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def compile_decision(func: Callable, decision: Decision, owner: str):
-    """Compile ``func`` for ``decision``'s signature, or raise a one-line SimcardsError."""
+    """Compile ``func`` for ``decision``'s signature, or raise a one-line SimcardsError.
+
+    Refused with one line: a non-function, a function with the wrong number of
+    arguments, one that does not compile, one whose answer is not an integer.
+    """
     if isinstance(func, nb.core.registry.CPUDispatcher):
         if any(sig == decision.signature.args for sig in func.signatures):
             return func
         func = func.py_func
     if not callable(func):
         raise SimcardsError(f"policy {owner}: {decision.name} is not a function")
+    nargs = len(decision.signature.args)
     try:
-        return nb.njit(decision.signature, cache=True, nogil=True)(func)
+        params = inspect.signature(func).parameters.values()
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if len(positional) != nargs and not any(p.kind == p.VAR_POSITIONAL for p in params):
+            raise SimcardsError(
+                f"policy {owner}: its {decision.name} function takes {len(positional)} arguments, but "
+                f"{decision.name} is called with {nargs} ({decision.signature}); is it a policy for another game?"
+            )
+    except (TypeError, ValueError):  # no Python signature to read: let numba judge
+        pass
+    try:
+        probe = nb.njit(nogil=True)(func)  # its own return type; not cached (it would share the cache entry)
+        probe.compile(decision.signature.args)
+        answer = probe.overloads[decision.signature.args].signature.return_type
     except Exception as exc:  # numba typing/lowering errors are long; keep the first line
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SimcardsError(
             f"policy {owner}: its {decision.name} function does not compile for "
-            f"{decision.name}{decision.signature}: {first}"
+            f"{decision.name}{decision.signature}: {_first_line(exc)}"
         ) from None
+    if not isinstance(answer, (types.Integer, types.Boolean)):
+        raise SimcardsError(
+            f"policy {owner}: its {decision.name} function does not compile for {decision.name}"
+            f"{decision.signature}: it returns {answer}, but a {decision.name} answer is an integer (return int(...))"
+        )
+    return nb.njit(decision.signature, cache=True, nogil=True)(func)
+
+
+@intrinsic
+def _int64_pointer(typingctx, address):
+    """The address (an integer) as a pointer to int64: lets a guard write POLICY_FAULT."""
+    sig = types.CPointer(types.int64)(address)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+_GUARD_SOURCE = """
+def guarded({args}):
+    saved = {rng}[0]
+    try:
+        return inner({args})
+    except Exception:
+        pass
+    fault = nb.carray(_int64_pointer(ADDRESS), 4)
+    fault[1] = SEAT
+    fault[2] = DECISION
+    fault[0] = 1
+    {rng}[0] = saved
+    answer = inner({args})  # raises the user's own exception again, message intact
+    fault[0] = 0
+    return answer
+"""
+
+
+def guard_decision(func, decision: Decision, index: int, seat: int):
+    """``func`` (a user's compiled decision function) wrapped for the error channel.
+
+    The guard costs one load and store per call. When ``func`` raises, the guard notes
+    ``seat`` and the decision on POLICY_FAULT (core/errors.py), restores the random
+    stream (the last argument of every decision) and calls ``func`` again, so the
+    user's exception reaches Python with its message; ``kernel_errors`` names who raised.
+    Guards are closures over constants, so they are compiled per process (~0.2 s each).
+    """
+    nargs = len(decision.signature.args)
+    names = [f"a{i}" for i in range(nargs)]
+    namespace = {"inner": func, "nb": nb, "_int64_pointer": _int64_pointer,
+                 "ADDRESS": POLICY_FAULT.ctypes.data, "SEAT": seat, "DECISION": index}
+    exec(_GUARD_SOURCE.format(args=", ".join(names), rng=names[-1]), namespace)
+    return nb.njit(decision.signature, nogil=True)(namespace["guarded"])
+
+
+class PolicyTable(dict):
+    """``{decision: (f_seat0, ...)}`` as the kernels take it, plus ``specs``: each seat's policy name."""
+
+    def __init__(self, functions: Mapping[str, tuple], specs: Sequence[str]):
+        super().__init__(functions)
+        self.specs = tuple(specs)
 
 
 def load_user_object(spec: str):
@@ -116,6 +200,9 @@ class PolicyCatalog:
         self.builtins = dict(builtins)
         self.max_seats = max_seats
         self._compiled: dict[str, tuple] = {}
+        self._user: dict[str, frozenset] = {}  # spec -> decisions whose function is the user's
+        self._guards: dict[tuple, Any] = {}
+        self._builtin_ids = None
 
     def names(self) -> list[str]:
         return list(self.builtins)
@@ -145,23 +232,64 @@ class PolicyCatalog:
                 f"unknown {self.game} policy {spec!r} (built-ins: {', '.join(self.builtins)}; "
                 f"or a file as my_bots.py:name)"
             )
-        funcs = []
+        if spec not in self.builtins:
+            self._check_decisions(spec, policy)
+        if self._builtin_ids is None:
+            self._builtin_ids = {id(p.function(d.name)) for p in self.builtins.values() for d in self.decisions}
+        funcs, user = [], set()
         for d in self.decisions:
             f = policy.function(d.name)
             if f is None:
                 raise SimcardsError(f"policy {spec} has no {d.name} function and no base policy to take it from")
+            if spec not in self.builtins and id(f) not in self._builtin_ids:
+                user.add(d.name)
             funcs.append(compile_decision(f, d, spec))
         self._compiled[spec] = tuple(funcs)
+        self._user[spec] = frozenset(user)
         return self._compiled[spec]
 
-    def table(self, seat_specs: Sequence[str]) -> dict[str, tuple]:
-        """``{decision: (f_seat0, ..., f_seat{max_seats-1})}``, padded with the last seat's."""
+    def _check_decisions(self, spec: str, policy: Policy) -> None:
+        """Refuse a policy that defines a decision this game does not have (one line)."""
+        known = {d.name for d in self.decisions}
+        defined, p = [], policy
+        while p is not None:
+            defined += [name for name in p.functions if name not in defined]
+            p = p.base
+        unknown = [name for name in defined if name not in known]
+        if unknown:
+            raise SimcardsError(
+                f"policy {spec} defines {', '.join(unknown)}, which {self.game} does not decide "
+                f"({self.game} decisions: {', '.join(sorted(known, key=[d.name for d in self.decisions].index))}); "
+                f"is it a policy for another game?"
+            )
+
+    def _seat_function(self, spec: str, index: int, seat: int):
+        """The compiled function of ``spec`` for decision ``index`` at ``seat`` (user code guarded)."""
+        d = self.decisions[index]
+        f = self.compiled(spec)[index]
+        if d.name not in self._user.get(spec, ()):
+            return f
+        key = (spec, index, seat)
+        if key not in self._guards:
+            self._guards[key] = guard_decision(f, d, index, seat)
+        return self._guards[key]
+
+    def table(self, seat_specs: Sequence[str]) -> PolicyTable:
+        """``{decision: (f_seat0, ..., f_seat{max_seats-1})}``, padded with the last seat's.
+
+        A user's own decision functions are guarded per seat (``guard_decision``), so an
+        exception they raise names the seat and the decision; built-ins run unwrapped.
+        """
         if not seat_specs:
             raise SimcardsError("no policy given")
-        compiled = [self.compiled(s) for s in seat_specs]
-        while len(compiled) < self.max_seats:
-            compiled.append(compiled[-1])
-        return {d.name: tuple(c[i] for c in compiled) for i, d in enumerate(self.decisions)}
+        specs = list(seat_specs)
+        for s in specs:
+            self.compiled(s)
+        functions = {}
+        for i, d in enumerate(self.decisions):
+            seats = [self._seat_function(s, i, seat) for seat, s in enumerate(specs)]
+            functions[d.name] = tuple(seats + [seats[-1]] * (self.max_seats - len(seats)))  # padding: never asked
+        return PolicyTable(functions, specs + [specs[-1]] * (self.max_seats - len(specs)))
 
 
 def seat_policies(default: str, overrides: Mapping[int, str] | None, n_seats: int) -> list[str]:

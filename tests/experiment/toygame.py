@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, Game, OddsSupport, Unit
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, stream_start
@@ -25,6 +25,9 @@ class ToyVariant(Variant):
     sides: int = param(6, min=2, max=100, help="Sides of each die.")
     players: int = param(2, min=1, max=4, help="Players.")
     work: int = param(0, min=0, help="Busy-loop iterations per record (makes runs slow enough to interrupt).")
+
+
+DECISIONS = (Decision("keep", KEEP_SIG, "keep the roll (1) or reroll (0)"),)
 
 
 @nb.njit(KEEP_SIG, cache=True, nogil=True)
@@ -54,7 +57,10 @@ def _simulate(params, seed, start, out, keep):
             roll = below(rng, p.sides) + 1
             view[0] = roll
             view[1] = p.sides
-            if keep[seat](view, rng) == 0:
+            answer = keep[seat](view, rng)
+            if answer != 0 and answer != 1:
+                raise IllegalAnswer(0, seat, answer)  # the error channel (core/errors.py)
+            if answer == 0:
                 roll = below(rng, p.sides) + 1
             out[r, seat] = roll
             if roll > best:
@@ -69,7 +75,8 @@ def _simulate(params, seed, start, out, keep):
 
 def simulate(unit, variant, table, seed, start, count):
     out = np.zeros((count, 5), np.int64)
-    _simulate(variant.to_params(), seed, start, out, table["keep"])
+    with kernel_errors("toy", DECISIONS, table):
+        _simulate(variant.to_params(), seed, start, out, table["keep"])
     return out
 
 
@@ -145,7 +152,7 @@ GAME = Game(
     presets={"big": {"sides": 20}},
     units=(Unit("deal", "deals", tuple(Column(n, n) for n in ("roll0", "roll1", "roll2", "roll3", "best")),
                 "one roll", chunk_size=1000),),
-    policies=PolicyCatalog("toy", (Decision("keep", KEEP_SIG, "keep the roll (1) or reroll (0)"),),
+    policies=PolicyCatalog("toy", DECISIONS,
                            {"random": Policy("random", keep=keep_random), "basic": Policy("basic", keep=keep_always),
                             "expert": Policy("expert", keep=keep_high)}, max_seats=4),
     seats=lambda v: v.players, simulate=simulate, tally=tally, figures=figures, replay=replay,

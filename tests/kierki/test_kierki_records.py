@@ -184,4 +184,4 @@ def test_illegal_user_policy_is_one_clear_error(tmp_path):
     table = GAME.policies.table([f"{path}:bad"] * 4)
     with pytest.raises(SimcardsError) as e:
         GAME.simulate("game", variant(), table, 1, 0, 5)
-    assert "illegal card" in str(e.value) and "\n" not in str(e.value)
+    assert "play returned 2C (0), which is not legal" in str(e.value) and "\n" not in str(e.value)

@@ -74,7 +74,7 @@ def test_user_policy_file(tmp_path):
     table = GAME.policies.table([f"{bots}:greedy", "basic"])
     out = GAME.simulate("deal", variant(), table, 1, 0, 200)
     assert ((out[:, 7] + out[:, 8]) == 100).all()
-    with pytest.raises(SimcardsError, match="illegal bid"):
+    with pytest.raises(SimcardsError, match=r"seep: seat \d \(policy .*:broken\): bid returned 3, which is not legal"):
         GAME.simulate("deal", variant(first_dealer=3), GAME.policies.table([f"{bots}:broken"]), 1, 0, 5)
     with pytest.raises(SimcardsError):
         GAME.policies.table([f"{bots}:nothing"])

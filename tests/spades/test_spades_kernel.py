@@ -161,7 +161,7 @@ def test_illegal_policy_answer_is_a_one_line_error(tmp_path):
                    "def play(view, rng):\n    return 60\n"
                    "bad = Policy('bad', base=BASIC, play=play)\n")
     t = GAME.policies.table(["basic", f"{bad}:bad"])
-    with pytest.raises(SimcardsError, match="seat 1 played an illegal card"):
+    with pytest.raises(SimcardsError, match=r"spades: seat 1 \(policy .*:bad\): play returned 60, which is not legal"):
         GAME.simulate("deal", variant(), t, 1, 0, 10)
 
 

@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
+from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.games.contract_rummy.melds import (
@@ -51,7 +52,11 @@ S_DOWN_OWN = 24   # + seat: own turn index when down (-1)
 S_JOK_DEALT = 32  # + seat
 S_LEFT = 40       # + seat: cards in hand at the end
 S_OWN_TURNS = 48  # + seat
-NST = 56
+S_ERROR = 56      # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (then IllegalAnswer)
+NST = 60
+
+# decisions by their index in policies.DECISIONS (the error channel: core/errors.py)
+DEC_DRAW, DEC_GO_DOWN, DEC_DISCARD, DEC_BUY = 0, 1, 2, 3
 
 # turn outcomes
 T_CONTINUE, T_OUT, T_NO_DRAW = 0, 1, 2
@@ -94,6 +99,15 @@ def log(tr, trn, code, seat, a, b, c, d):
     tr[i, 4] = c
     tr[i, 5] = d
     trn[0] = i + 1
+
+
+@_NB
+def illegal(st, decision, seat, value):
+    """Note an illegal answer in st[S_ERROR..] and raise (no run-time values without NRT)."""
+    st[S_ERROR] = decision + 1
+    st[S_ERROR + 1] = seat
+    st[S_ERROR + 2] = value
+    raise IllegalAnswer("contract-rummy: illegal policy answer")
 
 
 @_NB
@@ -735,7 +749,10 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
         # the policy decides looking at the hand it holds before laying down
         snap_load(hand, pub, melds, st, trn, buf)
         pub[P_SEAT] = p
-        if go_down_f[p](hand, pub, melds, opts, rng):
+        answer = go_down_f[p](hand, pub, melds, opts, rng)
+        if answer != 0 and answer != 1:
+            illegal(st, DEC_GO_DOWN, p, answer)
+        if answer == 1:
             return best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf)
         placed[0] = 0
         placed[1] = 0
@@ -986,7 +1003,10 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
         top = pub[P_PILE + pl - 1]
         opts[0] = top
         pub[P_SEAT] = q
-        if buy_f[q](hands[q], pub, melds, opts, rng_pol) == 0:
+        answer = buy_f[q](hands[q], pub, melds, opts, rng_pol)
+        if answer != 0 and answer != 1:
+            illegal(st, DEC_BUY, q, answer)
+        if answer == 0:
             continue
         pub[P_PILE_LEN] = pl - 1
         hands[q, top] += 1
@@ -1039,7 +1059,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
         if opts[i] == choice:
             valid = True
     if not valid:
-        choice = opts[1]
+        illegal(st, DEC_DRAW, p, choice)
     pub[P_DRAW] = choice
     if choice == 0:
         if cfg[C_BUY]:
@@ -1096,7 +1116,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
         if opts[i] == c:
             valid = True
     if not valid:
-        c = opts[1]
+        illegal(st, DEC_DISCARD, p, c)
     hand[c] -= 1
     pub[P_HLEN + p] -= 1
     pl = pub[P_PILE_LEN]

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcards.core.errors import kernel_errors
 from simcards.games.contract_rummy import melds as M
+from simcards.games.contract_rummy.policies import DECISIONS
 from simcards.games.contract_rummy import rules
 from simcards.games.contract_rummy.variant import ContractRummyVariant
 
@@ -92,10 +94,12 @@ def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start:
     ncols = rules.GAME_NCOLS if game else rules.DEAL_NCOLS
     out = np.zeros((count, ncols), np.int64)
     s = rules.new_state(trace_rows)
-    rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
-                      table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
-                      s.st, s.tr, s.trn, s.scratch,
-                      np.asarray(known, np.int64), np.int64(seat), totals0)
+    with kernel_errors("contract-rummy", DECISIONS, table, record=s.st[rules.S_ERROR:rules.S_ERROR + 3],
+                       where=f"seed {seed}, records {start}..{start + count - 1}"):
+        rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
+                          table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
+                          s.st, s.tr, s.trn, s.scratch,
+                          np.asarray(known, np.int64), np.int64(seat), totals0)
     if trace_rows:
         return out, s.tr[: s.trn[0]].copy()
     return out

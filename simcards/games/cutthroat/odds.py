@@ -24,12 +24,13 @@ import pandas as pd
 
 from simcards.core.cards import cards_of, format_card
 from simcards.core.deal import compile_accept, parse_constraints
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
 from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
+from simcards.games.cutthroat.policies import CATALOG, FORMATS
 from simcards.games.cutthroat.rules import ODDS_FIELDS, ODDS_HANDS, ODDS_SLOTS
 from simcards.games.cutthroat.variant import form_array, form_of, packed
 
@@ -228,33 +229,37 @@ def simulate(query, variant, table, seed, start, count):
     out = np.full((count, len(COLUMNS)), -99, np.int64)
     err = np.zeros(4, np.int64)
     options = np.array(query["options"], np.int64)
-    try:
-        rules.simulate_bid_options(
-            packed(variant), form_array(variant), *[table[d] for d in DECISIONS], (_accept(query["accept"]),),
-            np.array(query["deck"], np.int64), cons.fixed, np.array(query["sizes"], np.int64), cons.min_len,
-            cons.max_len, query["seat"], query["dealer"], np.array(query["prior"], np.int64), options,
-            np.array([slot_of(int(o)) for o in options], np.int64), _pad(query["scores"], 0), _pad(query["bags"], 0),
-            _pad(query["b6used"], 0), query["play_out"], np.uint64(seed), np.int64(start), np.int64(count), out, err)
-    except rules.IllegalPolicyAction as exc:
-        raise SimcardsError(f"cutthroat: {exc}") from None
-    except ValueError as exc:
-        code = int(err[0])
-        tried = f"{rules.MAX_TRIES:,} deals tried"
-        if code == rules.E_CONSTRAINTS:
-            raise SimcardsError("cutthroat bid: no deal satisfies the --require constraints (10,000 deals tried)") from None
-        if code == rules.E_MISDEAL:
-            raise SimcardsError(f"cutthroat bid: no deal satisfies the constraints without a redeal "
-                                f"(misdeal_condition={variant.misdeal_condition}; {tried})") from None
-        if code == rules.E_ACCEPT:
-            raise SimcardsError(f"cutthroat bid: no deal satisfies the accept function (it keeps refusing: {tried})"
-                                ) from None
-        if code == rules.E_PRIOR:
-            raise SimcardsError(f"cutthroat bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
-                                f"policies never bid so ({tried}; other policies? --seat-policy)") from None
-        if code == rules.E_REPLAY:
-            raise SimcardsError(f"cutthroat bid: the policy of seat {int(err[1])} bid differently on the same deal "
-                                "(a policy must depend only on its view and its random stream)") from None
-        raise SimcardsError(f"cutthroat bid: {exc}") from None
+    with kernel_errors("cutthroat", CATALOG.decisions, table, formats=FORMATS):
+        try:
+            rules.simulate_bid_options(
+                packed(variant), form_array(variant), *[table[d] for d in DECISIONS], (_accept(query["accept"]),),
+                np.array(query["deck"], np.int64), cons.fixed, np.array(query["sizes"], np.int64), cons.min_len,
+                cons.max_len, query["seat"], query["dealer"], np.array(query["prior"], np.int64), options,
+                np.array([slot_of(int(o)) for o in options], np.int64), _pad(query["scores"], 0),
+                _pad(query["bags"], 0), _pad(query["b6used"], 0), query["play_out"], np.uint64(seed),
+                np.int64(start), np.int64(count), out, err)
+        except IllegalAnswer:
+            raise
+        except ValueError as exc:
+            if not err[0]:
+                raise  # not one of the odds kernel's own codes: kernel_errors words it
+            code = int(err[0])
+            tried = f"{rules.MAX_TRIES:,} deals tried"
+            if code == rules.E_CONSTRAINTS:
+                raise SimcardsError("cutthroat bid: no deal satisfies the --require constraints (10,000 deals tried)") from None
+            if code == rules.E_MISDEAL:
+                raise SimcardsError(f"cutthroat bid: no deal satisfies the constraints without a redeal "
+                                    f"(misdeal_condition={variant.misdeal_condition}; {tried})") from None
+            if code == rules.E_ACCEPT:
+                raise SimcardsError(f"cutthroat bid: no deal satisfies the accept function (it keeps refusing: {tried})"
+                                    ) from None
+            if code == rules.E_PRIOR:
+                raise SimcardsError(f"cutthroat bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
+                                    f"policies never bid so ({tried}; other policies? --seat-policy)") from None
+            if code == rules.E_REPLAY:
+                raise SimcardsError(f"cutthroat bid: the policy of seat {int(err[1])} bid differently on the same deal "
+                                    "(a policy must depend only on its view and its random stream)") from None
+            raise SimcardsError(f"cutthroat bid: {exc}") from None
     return out
 
 

@@ -19,10 +19,11 @@ from numba import types
 
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from simcards.core.cards import bit, lowest_card, popcount
+from simcards.core.cards import bit, format_card, lowest_card, popcount
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
+from simcards.games.cutthroat import layout as _layout
 from simcards.games.cutthroat.layout import (
     B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, MAX_SEATS,
     NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_LED_SUIT, V_MAX_BID,
@@ -475,3 +476,4 @@ def _builtins():
 
 BUILTINS = _builtins()
 CATALOG = PolicyCatalog("cutthroat", DECISIONS, BUILTINS, MAX_SEATS)
+FORMATS = {"blind": _layout.bid_name, "bid": _layout.bid_name, "play": format_card}  # answers in error lines

@@ -19,6 +19,7 @@ import numpy as np
 
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained
+from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, next_u64, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
@@ -88,8 +89,8 @@ H_BID, H_TRICKS, H_DELTA, H_BAGS, H_JACKS, H_PENALTY, H_MADE = range(7)
 H_ROWS = 7
 
 
-class IllegalPolicyAction(ValueError):
-    """A policy returned a card or bid that is not legal."""
+# decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
+DEC_BLIND, DEC_BID, DEC_PLAY, DEC_REDEAL = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------- small rules helpers
@@ -434,7 +435,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             answer = redeal_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if answer != 0 and answer != 1:
-                raise IllegalPolicyAction("a redeal answer must be 0 (keep) or 1 (redeal)")
+                raise IllegalAnswer(DEC_REDEAL, s, answer)
             if answer == 1:
                 caller = s
                 break
@@ -464,7 +465,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             code = blind_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
-                raise IllegalPolicyAction("a blind decision returned a bid that was not offered")
+                raise IllegalAnswer(DEC_BLIND, s, code)
             if code == DECLINE and opened == 0:
                 code = lowest_card(blind)
         if code == DECLINE:
@@ -475,7 +476,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             code = bid_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code < 0 or code > 63 or not (opened & bit(code)):
-                raise IllegalPolicyAction("a bid decision returned an illegal bid")
+                raise IllegalAnswer(DEC_BID, s, code)
             is_blind = 0
         else:
             is_blind = 1 if (code == B_B6 or code == B_BN) else 0  # only a forced bid is not blind here
@@ -546,7 +547,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 c = play_f[seat](view, masks, rng1)
                 rngs[seat, 0] = rng1[0]
                 if c < 0 or c > 54 or not (legal & bit(c)):
-                    raise IllegalPolicyAction("a play decision returned an illegal card")
+                    raise IllegalAnswer(DEC_PLAY, seat, c)
             else:
                 c = lowest_card(legal)
             b = bit(c)
@@ -794,16 +795,16 @@ _NO_TRACE = np.zeros((0, 6), np.int64)
 
 
 def _run(unit, variant, table, seed, start, count, trace):
-    from simcards.core.errors import SimcardsError
+    from simcards.core.errors import kernel_errors
+    from simcards.games.cutthroat.policies import DECISIONS, FORMATS
     from simcards.games.cutthroat.variant import form_array, packed
 
     out = np.zeros((count, len(UNIT_COLUMNS[UNIT_CODES[unit]])), np.int64)
-    try:
+    with kernel_errors("cutthroat", DECISIONS, table, formats=FORMATS,
+                       where=f"seed {seed}, records {start}..{start + count - 1}"):
         wanted = run_records(UNIT_CODES[unit], packed(variant), form_array(variant), table["blind"],
                              table["bid"], table["play"], table["redeal"], int(seed), int(start),
                              int(count), out, trace)
-    except IllegalPolicyAction as exc:
-        raise SimcardsError(f"cutthroat: {exc}") from None
     return out, wanted
 
 

@@ -17,9 +17,10 @@ import pandas as pd
 
 from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
 from simcards.experiment import stats
+from simcards.games.kierki import policies as P
 from simcards.games.kierki import rules as R
 
 SEATS = "NESW"
@@ -105,13 +106,12 @@ def simulate(query, variant, table, seed, start, count):
     opts = np.array(query["options"], np.int64)
     n = len(opts)
     work = np.zeros((count, 4 * n + 5), np.int64)
-    try:
+    with kernel_errors("kierki", P.DECISIONS, table, formats=P.FORMATS,
+                       where=f"seed {seed}, records {start}..{start + count - 1}"):
         code = simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
                                       cons.min_len, cons.max_len, (_accept(query["accept"]),), query["chooser"],
                                       query["dealer"], query["leader"], seen, opts, np.uint64(seed), np.int64(start),
                                       np.int64(count), work)
-    except ValueError as exc:  # raised inside the kernel: an illegal policy choice
-        raise SimcardsError(f"{exc} (seed {seed}, records {start}..{start + count - 1})") from None
     if code == NO_DEAL:
         raise SimcardsError("kierki trump: no deal satisfies the --require constraints (100,000 deals tried)")
     if code != OK:

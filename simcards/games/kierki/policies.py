@@ -52,7 +52,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simcards.core.cards import bit, highest_card, lowest_card, popcount, SUIT_MASKS
+from simcards.core.cards import bit, format_card, highest_card, lowest_card, popcount, SUIT_MASKS
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of
 
@@ -499,3 +499,5 @@ BASIC = Policy("basic", play=basic_play, trump=basic_trump, lottery=basic_lotter
 EXPERT = Policy("expert", play=expert_play, trump=expert_trump, lottery=expert_lottery)
 
 CATALOG = PolicyCatalog("kierki", DECISIONS, {"random": RANDOM, "basic": BASIC, "expert": EXPERT}, max_seats=4)
+_SUITS = {-1: "no trumps", 0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
+FORMATS = {"play": format_card, "lottery": format_card, "trump": lambda v: _SUITS[v]}  # answers in error lines

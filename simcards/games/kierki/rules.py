@@ -26,9 +26,12 @@ import numpy as np
 from numba import types
 
 from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import IllegalAnswer, kernel_errors
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.games.kierki import policies as P
+
+# decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
+DEC_PLAY, DEC_TRUMP, DEC_LOTTERY = 0, 1, 2
 
 # deal type codes (variant.DEAL_TYPES order)
 NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_JACKS_KINGS, NO_KING_OF_HEARTS, NO_SEVENTH_LAST, ROBBER, TRUMPS, LOTTERY = range(9)
@@ -236,7 +239,7 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
                 masks[P.M_TRICK] = trick_mask
                 card = funcs[seat](info, masks, rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
-                raise ValueError("kierki: a policy or script played an illegal card")
+                raise IllegalAnswer(DEC_PLAY, seat, card)  # (or a test's script did)
             _trace(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
             b = bit(card)
             hands[seat] = hand ^ b
@@ -360,7 +363,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
                 masks[P.M_PLAYED] = layout
                 card = funcs[seat](info, masks, rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
-                raise ValueError("kierki: a policy or script played an illegal lottery card")
+                raise IllegalAnswer(DEC_LOTTERY, seat, card)
             ply += 1
             _trace(trace, EV_PLAY, seat, card, turn, np.int64(legal), 0)
             b = bit(card)
@@ -455,7 +458,7 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
                 trump = trump_funcs[chooser](tinfo, masks, rng)
             if trump < -1 or trump > 3 or (trump == -1 and not cfg[C_ALLOW_NT]) or (
                     trump >= 0 and not (allowed >> trump) & 1):
-                raise ValueError("kierki: a policy announced a trump suit that is not allowed")
+                raise IllegalAnswer(DEC_TRUMP, chooser, trump)
             _trace(trace, EV_TRUMP, chooser, trump, np.int64(seen), allowed, 0)
             if trump >= 0:
                 trump_group_used |= 1 << trump
@@ -696,12 +699,11 @@ def run_records(unit, variant, table, seed, start, count, trace=None, script=Non
     cfg, sched, card_pen, trick_pen, pen_mask = kernel_tables(variant)
     kernel, width = (simulate_games, GAME_LEN) if unit == "game" else (simulate_deals, RES_LEN)
     out = np.zeros((count, width), np.int64)
-    try:
+    with kernel_errors("kierki", P.DECISIONS, table, formats=P.FORMATS,
+                       where=f"seed {seed}, records {start}..{start + count - 1}"):
         kernel(cfg, sched, card_pen, trick_pen, pen_mask, table["play"], table["trump"], table["lottery"],
                np.uint64(seed), np.int64(start), np.int64(count), out,
                NO_TRACE if trace is None else trace, NO_SCRIPT if script is None else script)
-    except ValueError as exc:  # raised inside the kernel: an illegal policy choice
-        raise SimcardsError(f"{exc} (seed {seed}, records {start}..{start + count - 1})") from None
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import kernel_errors
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.seep import policies as _policies
@@ -21,13 +21,9 @@ def simulate(unit: str, variant: SeepVariant, table, seed: int, start: int, coun
     """Records ``start .. start+count-1`` of ``seed`` as an int64 array [count, ncols]."""
     u = GAME.unit(unit)
     out = np.zeros((count, len(u.columns)), dtype=np.int64)
-    try:
+    with kernel_errors("seep", _policies.DECISIONS, table, where=f"seed {seed}, records {start}..{start + count - 1}"):
         simulate_kernel(UNIT_CODES[u.name], cfg_of(variant), table["bid"], table["move"],
                         int(seed), int(start), int(count), out)
-    except ValueError as exc:  # the kernel's own checks (illegal policy answers, limits)
-        if str(exc).startswith("seep:"):
-            raise SimcardsError(str(exc)) from None
-        raise
     return out
 
 
@@ -50,7 +46,9 @@ GAME = Game(
     figures=figures,
     replay=replay,
     aliases=("sweep", "sip"),
-    shortcuts={"players": "num_players", "first-dealer": "first_dealer", "baazis": "match_baazis"},
+    # CLI options that set a variant field (only options the CLI has: --players, --deal-type,
+    # --contract); --baazis is the record count of unit baazi, never match_baazis
+    shortcuts={"players": "num_players"},
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
 )

@@ -66,6 +66,7 @@ S_SCORE = 83          # + team
 S_OPEN_HAND = 85      # the bidder's first four cards
 S_OPEN_FLOOR = 86     # the four floor cards
 S_LEFTOVER_TEAM = 87
+S_ERROR = 88          # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
 ST_SIZE = 92
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4

@@ -29,7 +29,8 @@ import pandas as pd
 
 from simcards.core.cards import cards_of, format_card, mask_of
 from simcards.core.deal import compile_accept, parse_constraints
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import SimcardsError, kernel_errors
+from simcards.games.seep.policies import DECISIONS
 from simcards.core.game import Column, OddsSupport
 from simcards.games.seep.cards import VAL
 from simcards.games.seep.layout import C_LEAD, C_LEAD_INCL, C_NPLAYERS, M_COLS, S_HANDS, ST_SIZE
@@ -155,16 +156,12 @@ def simulate(query, variant, table, seed, start, count):
     cons = query["constraints"]
     out = np.full((count, len(COLUMNS)), NOT_AN_OPTION, np.int64)
     cap = variant.max_deals_per_baazi or DEFAULT_BAAZI_CAP
-    try:
+    with kernel_errors("seep", DECISIONS, table):
         simulate_bid_options(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
                              np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                              query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]),
                              np.array(query["options"], np.int64), query["baazi"], np.int64(cap),
                              np.uint64(seed), np.int64(start), np.int64(count), out)
-    except ValueError as exc:  # raised inside the kernel
-        if str(exc).startswith("seep:"):
-            raise SimcardsError(str(exc)) from None
-        raise
     return out
 
 

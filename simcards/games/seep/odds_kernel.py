@@ -24,7 +24,7 @@ from simcards.games.seep.layout import (
     BUILD, C_NPLAYERS, M_COLS, S_HANDS, S_NCARDS, S_OPEN_CARD, S_OPEN_KIND, S_PILE, S_SCORE, S_TRACK_TEAM, ST_SIZE,
 )
 from simcards.games.seep.rules import (
-    MAX_MOVES, _make_work_nb, baazi_step, make_view, next_dealer, play_deal, play_dealt, start_deal,
+    MAX_MOVES, _make_work_nb, baazi_step, check_answer, make_view, next_dealer, play_deal, play_dealt, start_deal,
 )
 
 FIELDS = ("bidder_team", "other_team", "made", "built", "house_taken", "won", "deals")
@@ -129,6 +129,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
             rpol[0] = stream_start(useed, urec, np.uint64(1))
             play_dealt(st, cfg, b, bid_funcs, move_funcs, rpol, deck, W, moves, view,
                        False, tr_state, tr_moves, tr_off, tr_choice)
+            check_answer(st)
             oc = np.int64(1) << st[S_OPEN_CARD]
             out[r, base + F_BT] = st[S_SCORE + bt]
             out[r, base + F_OT] = st[S_SCORE + 1 - bt]
@@ -147,6 +148,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
                     rpol[0] = stream_start(useed, urec, np.uint64(2 * deals + 1))
                     play_deal(st, cfg, d, D, bid_funcs, move_funcs, rdeck, rpol, later_deck, W, moves, view,
                               False, tr_state, tr_moves, tr_off, tr_choice)
+                    check_answer(st)
                     D, loser, by_min = baazi_step(cfg, D, st)
                     d = next_dealer(cfg, d, D, st[S_SCORE], st[S_SCORE + 1], loser)
                     deals += 1
@@ -174,3 +176,4 @@ def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, 
     rpol[0] = stream_start(np.uint64(seed), urec, np.uint64(1))
     play_dealt(st, cfg, bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
                True, tr_state, tr_moves, tr_off, tr_choice)
+    check_answer(st)

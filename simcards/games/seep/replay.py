@@ -4,12 +4,14 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core.cards import cards_of, format_card
+from simcards.core.errors import kernel_errors
 from simcards.games.seep.cards import VAL, mask_sum
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
     S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
     S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
+from simcards.games.seep.policies import DECISIONS
 from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
 
 TEAM = "AB"
@@ -65,8 +67,9 @@ def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | No
     tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
     tr_off = np.zeros(49, np.int64)
     tr_choice = np.zeros(48, np.int64)
-    trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
-                 st, tr_state, tr_moves, tr_off, tr_choice)
+    with kernel_errors("seep", DECISIONS, table):
+        trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+                     st, tr_state, tr_moves, tr_off, tr_choice)
     return tr_state, tr_moves[: tr_off[48]].copy(), tr_off, tr_choice
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
@@ -23,7 +24,7 @@ from simcards.games.seep.layout import (
     S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
     S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD, S_OPEN_FLOOR,
     S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
-    S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
+    S_ERROR, S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
 )
 
@@ -554,6 +555,26 @@ def start_deal(st, cfg, dealer, D):
     st[S_LEFTOVER_TEAM] = -1
 
 
+# decisions by their index in policies.DECISIONS. This file's hot helpers cannot raise with
+# run-time values (``_nrt=False``): an illegal answer is noted in st[S_ERROR..] and the deal
+# abandoned; the compiled caller then calls ``check_answer``, which raises IllegalAnswer.
+DEC_BID, DEC_MOVE = 0, 1
+
+
+@hot
+def note_illegal(st, decision, seat, value):
+    st[S_ERROR] = decision + 1
+    st[S_ERROR + 1] = seat
+    st[S_ERROR + 2] = value
+
+
+@nb.njit(cache=True, nogil=True)
+def check_answer(st):
+    """Raise IllegalAnswer for the answer ``note_illegal`` noted (after every play_deal/play_dealt)."""
+    if st[S_ERROR] != 0:
+        raise IllegalAnswer(st[S_ERROR] - 1, st[S_ERROR + 1], st[S_ERROR + 2])
+
+
 @hot
 def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
               trace, tr_state, tr_moves, tr_off, tr_choice):
@@ -596,7 +617,8 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
         make_view(st, bidder, view)
         bid = bid_funcs[bidder](view, rpol)
     if bid < cfg[C_MIN_BID] or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
-        raise ValueError("seep: a bid policy returned an illegal bid")
+        note_illegal(st, DEC_BID, bidder, bid)
+        return
     st[S_BID] = bid
     st[S_LOOSE] = f
     st[S_HIDDEN] = 0
@@ -614,7 +636,8 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
         make_view(st, p, view)
         i = move_funcs[p](view, moves, n, rpol)
         if i < 0 or i >= n:
-            raise ValueError("seep: a move policy returned an index outside the legal move list")
+            note_illegal(st, DEC_MOVE, p, i)
+            return
         if trace:
             for j in range(ST_SIZE):
                 tr_state[k - 1, j] = st[j]
@@ -815,6 +838,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             rpol[0] = stream_start(useed, urec, np.uint64(1))
             play_deal(st, cfg, dealer, 0, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
                       False, tr_state, tr_moves, tr_off, tr_choice)
+            check_answer(st)
             write_deal(st, cfg, row)
             continue
         # baazi / match
@@ -837,6 +861,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
                 rpol[0] = stream_start(useed, urec, np.uint64(2 * j + 1))
                 play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
                           False, tr_state, tr_moves, tr_off, tr_choice)
+                check_answer(st)
                 j += 1
                 deals += 1
                 sweeps += st[S_SWEEPS] + st[S_SWEEPS + 1] + st[S_SWEEPS + 2]
@@ -898,6 +923,7 @@ def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_sta
     rpol[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j + 1))
     play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
               True, tr_state, tr_moves, tr_off, tr_choice)
+    check_answer(st)
 
 
 @nb.njit(cache=True, nogil=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core.cards import format_card
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.games.spades import rules
+from simcards.games.spades.policies import DECISIONS
 from simcards.games.spades.variant import SpadesVariant
 
 DECISION_ORDER = ("blind", "bid", "exchange", "play", "misdeal")
@@ -33,24 +34,23 @@ def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, 
     out = np.zeros((count, ncols), dtype=np.int64)
     trace = np.zeros((max(trace_rows, 1), rules.TRACE_LEN), dtype=np.int64)
     err = np.zeros(4, dtype=np.int64)
-    try:
-        kernel(params, deck, masks, fixed, np.uint64(seed), np.int64(start), np.int64(count),
-               *funcs, out, trace, trace_rows > 0, err)
-    except ValueError:
-        raise SimcardsError(error_text(err)) from None
+    with kernel_errors("spades", DECISIONS, table, formats=FORMATS, where=f"seed {seed}, records {start}..{start + count - 1}"):
+        try:
+            kernel(params, deck, masks, fixed, np.uint64(seed), np.int64(start), np.int64(count),
+                   *funcs, out, trace, trace_rows > 0, err)
+        except ValueError as exc:
+            if isinstance(exc, IllegalAnswer) or not err[0]:
+                raise  # a policy's answer or exception: kernel_errors words it
+            raise SimcardsError(error_text(err)) from None  # the kernel's own limits, recorded in err
     return out, (trace if trace_rows > 0 else None)
 
 
+FORMATS = {"play": format_card}  # how the error channel shows an answer
+
+
 def error_text(err) -> str:
-    """One line for the error the kernel recorded in ``err`` before raising."""
-    code, seat, value = int(err[0]), int(err[1]), int(err[2])
-    if code == rules.E_BID:
-        return f"spades: the policy of seat {seat} made an illegal bid {value}"
-    if code == rules.E_PLAY:
-        what = format_card(value) if 0 <= value < 55 else str(value)
-        return f"spades: the policy of seat {seat} played an illegal card {what}"
-    if code == rules.E_EXCHANGE:
-        return f"spades: the policy of seat {seat} chose an illegal set of exchange cards"
+    """One line for a limit the kernel recorded in ``err`` before raising."""
+    code = int(err[0])
     if code == rules.E_REDEALS:
         return f"spades: more than {rules.MAX_REDEALS} redeals in a row (misdeal_condition too strict?)"
     return "spades: kernel error"

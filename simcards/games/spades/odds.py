@@ -17,13 +17,13 @@ import pandas as pd
 
 from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
-from simcards.core.errors import SimcardsError
+from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
 from simcards.experiment import stats
 from simcards.experiment.odds import rank_options
 from simcards.games.spades import rules
-from simcards.games.spades.kernel import DECISION_ORDER, error_text, prepared
-from simcards.games.spades.policies import BN_BIT
+from simcards.games.spades.kernel import DECISION_ORDER, FORMATS, error_text, prepared
+from simcards.games.spades.policies import BN_BIT, DECISIONS
 from simcards.games.spades.referee import legal_bid_set
 
 SEATS = "NESW"
@@ -171,28 +171,33 @@ def simulate(query, variant, table, seed, start, count):
     cons = query["constraints"]
     out = np.full((count, len(COLUMNS)), -99, np.int64)
     err = np.zeros(4, np.int64)
-    try:
-        rules.simulate_bid_options(
-            params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
-            query["seat"], query["dealer"], np.array(query["prior"], np.int64),
-            np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
-            np.array(query["bags"], np.int64), query["play_out"],
-            np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
-    except ValueError as exc:
-        code = int(err[0])
-        if code == rules.E_REDEALS:
-            raise SimcardsError(str(exc)) from None
-        if code == rules.E_ACCEPT:
-            raise SimcardsError(f"spades bid: no deal satisfies the accept function (it keeps refusing: "
-                                f"{rules.MAX_TRIES:,} deals tried)") from None
-        if code == rules.E_PRIOR:
-            raise SimcardsError(f"spades bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
-                                f"policies never bid so in {rules.MAX_TRIES:,} deals (other policies? --seat-policy)"
-                                ) from None
-        if code == rules.E_REPLAY:
-            raise SimcardsError(f"spades bid: the policy of {SEATS[int(err[1])]} bid differently on the same deal "
-                                "(a policy must depend only on its view and its random stream)") from None
-        raise SimcardsError(error_text(err)) from None
+    with kernel_errors("spades", DECISIONS, table, formats=FORMATS):
+        try:
+            rules.simulate_bid_options(
+                params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
+                query["seat"], query["dealer"], np.array(query["prior"], np.int64),
+                np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
+                np.array(query["bags"], np.int64), query["play_out"],
+                np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
+        except IllegalAnswer:
+            raise
+        except ValueError as exc:
+            if not err[0]:
+                raise  # not one of the odds kernel's own codes: kernel_errors words it
+            code = int(err[0])
+            if code == rules.E_REDEALS:
+                raise SimcardsError(str(exc)) from None
+            if code == rules.E_ACCEPT:
+                raise SimcardsError(f"spades bid: no deal satisfies the accept function (it keeps refusing: "
+                                    f"{rules.MAX_TRIES:,} deals tried)") from None
+            if code == rules.E_PRIOR:
+                raise SimcardsError(f"spades bid: no deal satisfies the earlier bids {_prior_text(query)}: the seats' "
+                                    f"policies never bid so in {rules.MAX_TRIES:,} deals (other policies? --seat-policy)"
+                                    ) from None
+            if code == rules.E_REPLAY:
+                raise SimcardsError(f"spades bid: the policy of {SEATS[int(err[1])]} bid differently on the same deal "
+                                    "(a policy must depend only on its view and its random stream)") from None
+            raise SimcardsError(error_text(err)) from None
     return out
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained, deal_known
+from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
@@ -103,6 +104,8 @@ TRACE_LEN = 104
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
 E_BID, E_PLAY, E_EXCHANGE, E_REDEALS, E_ACCEPT, E_PRIOR, E_REPLAY = 1, 2, 3, 4, 5, 6, 7
+# decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
+DEC_BLIND, DEC_BID, DEC_EXCHANGE, DEC_PLAY, DEC_MISDEAL = 0, 1, 2, 3, 4
 MAX_REDEALS = 10_000
 MAX_TRIES = 100_000  # hand odds: deals tried per record before giving up (accept, earlier bids)
 BID_STOP = -2  # play_hand forced-bid value: stop before this seat bids
@@ -320,12 +323,10 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
     view[V_ROLE] = role
     view[V_RECEIVED] = np.int64(received)
     view[V_GIVEN] = 0
-    give = np.uint64(fexch[seat](view, rngs[seat]))
+    answer = fexch[seat](view, rngs[seat])
+    give = np.uint64(answer)
     if (give & ~hand) or popcount(give) != count:
-        err[0] = E_EXCHANGE
-        err[1] = seat
-        err[2] = np.int64(give)
-        raise ValueError("spades: illegal exchange")
+        raise IllegalAnswer(DEC_EXCHANGE, seat, answer)
     return give
 
 
@@ -366,7 +367,10 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
                 _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hands[s])
-                if fmis[s](view, rngs[s]) != 0:
+                call = fmis[s](view, rngs[s])
+                if call != 0 and call != 1:
+                    raise IllegalAnswer(DEC_MISDEAL, s, call)
+                if call == 1:
                     redeal = True
                     break
         if not redeal:
@@ -408,7 +412,9 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         elif legal & bit(BN_BIT):
             view[V_HAND] = 0
             view[V_LEGAL] = np.int64(legal)
-            blind = 1 if fblind[s](view, rngs[s]) != 0 else 0
+            blind = fblind[s](view, rngs[s])
+            if blind != 0 and blind != 1:
+                raise IllegalAnswer(DEC_BLIND, s, blind)
         if forced[s] >= 0:
             pass
         elif blind:
@@ -419,10 +425,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             view[V_LEGAL] = np.int64(legal)
             b = fbid[s](view, rngs[s])
             if b < 0 or b > 13 or not (legal >> np.uint64(b)) & _ONE:
-                err[0] = E_BID
-                err[1] = s
-                err[2] = b
-                raise ValueError("spades: illegal bid")
+                raise IllegalAnswer(DEC_BID, s, b)
         bids[s] = b
         blinds[s] = blind
         view[V_BID + s] = b
@@ -529,10 +532,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
                 view[V_RECEIVED] = np.int64(given[s ^ 2])
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
-                    err[0] = E_PLAY
-                    err[1] = s
-                    err[2] = c
-                    raise ValueError("spades: illegal card")
+                    raise IllegalAnswer(DEC_PLAY, s, c)
             cb = bit(c)
             hands[s] = hand & ~cb
             played |= cb
