@@ -92,7 +92,7 @@ class Game:
       records ``start .. start+count-1`` of ``seed``; ``table`` is ``{decision: funcs}``
       from ``policies.table``. Must release the GIL (numba ``nogil=True``).
     - ``tally(unit, records_df, variant) -> DataFrame`` of ``metric, group, kind, n,
-      sum, sumsq`` rows, additive over chunks (see ``simcards.experiment.stats``).
+      sum, sumsq`` rows, additive over chunks (see ``simcards.core.stats``).
     - ``figures(unit, summary_df, variant) -> {name: matplotlib Figure}``.
     - ``replay(unit, variant, table, seed, index) -> str``: one record, for a person.
     """

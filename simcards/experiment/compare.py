@@ -32,7 +32,7 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.experiment.runner import execute
 from simcards.experiment.spec import make_spec
 

@@ -22,7 +22,7 @@ import pandas as pd
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, OddsRequest, get_game
 from simcards.core.policy import seat_policies
-from simcards.experiment import stats
+from simcards.core import stats
 
 DEFAULT_DEALS = 20_000
 DEFAULT_MAX_DEALS = 2_000_000
@@ -144,19 +144,3 @@ def _progress_bar(game: str, command: str, target: int, enabled: bool):
 
     return tqdm(total=target, unit=" deals", unit_scale=True, desc=f"{command} {game}", smoothing=0.1,
                 dynamic_ncols=True, leave=False)
-
-
-def rank_options(table: pd.DataFrame, by: str, hypothetical=None, win_column: str | None = None) -> pd.DataFrame:
-    """Options best first by ``by`` (hypothetical rows, e.g. "had you bid blind", last and
-    never recommended); marks ``recommended`` and, with ``win_column``, ``best for game``."""
-    hypothetical = np.zeros(len(table), bool) if hypothetical is None else np.asarray(hypothetical, bool)
-    ranked = table.assign(_h=hypothetical).sort_values(["_h", by], ascending=[True, False], ignore_index=True)
-    legal = ~ranked["_h"]
-    ranked = ranked.drop(columns="_h")
-    ranked["recommended"] = ""
-    if legal.any():
-        ranked.loc[legal.idxmax(), "recommended"] = "yes"
-    if win_column is not None and legal.any():
-        ranked["best for game"] = ""
-        ranked.loc[ranked[legal][win_column].idxmax(), "best for game"] = "yes"
-    return ranked

@@ -29,7 +29,7 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import get_game
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.experiment.spec import ExperimentSpec
 from simcards.experiment.store import ResultsFolder
 

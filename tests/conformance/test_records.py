@@ -7,7 +7,7 @@ import pytest
 
 from conformance_util import GAMES, profile
 from simcards.api import run_experiment
-from simcards.experiment import stats
+from simcards.core import stats
 
 
 def frame(setup, array, start=0):

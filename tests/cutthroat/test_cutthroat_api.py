@@ -7,7 +7,7 @@ import pytest
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import get_game
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.cutthroat import GAME, rules
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import CutthroatVariant, form_of

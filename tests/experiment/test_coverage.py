@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simcards.experiment import stats
+from simcards.core import stats
 
 R = 400
 SPREAD = 3 * math.sqrt(0.95 * 0.05 / R)

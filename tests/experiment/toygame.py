@@ -14,7 +14,7 @@ from simcards.core.game import Column, Game, OddsSupport, Unit
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, stream_start
 from simcards.core.variant import Variant, param
-from simcards.experiment import stats
+from simcards.core import stats
 
 KEEP_SIG = types.int64(types.int64[:], types.uint64[:])
 

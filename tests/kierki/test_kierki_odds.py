@@ -17,7 +17,7 @@ from simcards.cli import main
 from simcards.core.cards import parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.game import OddsRequest
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.kierki import GAME
 from simcards.games.kierki import odds as O
 from simcards.games.kierki import rules as R

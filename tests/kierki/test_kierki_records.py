@@ -7,7 +7,7 @@ import pytest
 from kierki_helpers import TABLES, traced_game, variant
 from simcards.core.errors import SimcardsError
 from simcards.core.game import get_game
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.kierki import GAME
 from simcards.games.kierki import referee as REF
 from simcards.games.kierki import rules as R

@@ -7,7 +7,7 @@ import pytest
 
 from seep_util import variant
 from simcards.core.errors import SimcardsError
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.seep import GAME
 
 BASIC = GAME.policies.table(["basic"])

@@ -5,7 +5,7 @@ from spades_util import table, variant
 
 from simcards.core.cards import mask_of, parse_cards
 from simcards.core.rng import stream_start
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.spades import GAME, rules
 
 

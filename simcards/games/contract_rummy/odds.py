@@ -24,7 +24,7 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, OddsSupport
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.contract_rummy import notation
 from simcards.games.contract_rummy.melds import JOKER, NT
 from simcards.games.contract_rummy.records import DEAL_COLUMNS, GAME_COLUMNS

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.contract_rummy import rules as R
 from simcards.games.contract_rummy.view import MAX_SEATS
 
@@ -94,7 +94,7 @@ def _deal_rows(rows: stats.TallyRows, contract, n_players, scores, downs, exhaus
 
 
 def tally(unit, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Tally rows (see simcards.experiment.stats) of a chunk of records."""
+    """Tally rows (see simcards.core.stats) of a chunk of records."""
     n = variant.num_players
     rows = stats.TallyRows()
     if len(df) == 0:

@@ -26,8 +26,8 @@ from simcards.core.cards import cards_of, format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
-from simcards.experiment import stats
-from simcards.experiment.odds import rank_options
+from simcards.core import stats
+from simcards.core.stats import rank_options
 from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
 from simcards.games.cutthroat.policies import CATALOG, FORMATS

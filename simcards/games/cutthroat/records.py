@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, KIND_NAMES, KIND_OF_CODE, K_ORDINARY, NIL
 from simcards.games.cutthroat.rules import DEAL_COLUMNS, GAME_COLUMNS, KIND_COLS, TOURNAMENT_COLUMNS
 from simcards.games.cutthroat.variant import form_of
@@ -107,7 +107,7 @@ def _bid_rows(rows: stats.TallyRows, kinds: np.ndarray, success: np.ndarray, rec
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Tally rows for one chunk of records (see simcards.experiment.stats); rows pooling
+    """Tally rows for one chunk of records (see simcards.core.stats); rows pooling
     every seat of a record pass ``record=`` (the record, not the seat, is the unit)."""
     n = variant.num_players
     rows = stats.TallyRows()

@@ -19,7 +19,7 @@ from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.kierki import policies as P
 from simcards.games.kierki import rules as R
 

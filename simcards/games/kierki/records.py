@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.kierki import rules as R
 from simcards.games.kierki.variant import DEAL_TYPES
 
@@ -89,7 +89,7 @@ class _Rows(stats.TallyRows):
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Mergeable tally rows (see simcards.experiment.stats) of a chunk of records; rows
+    """Mergeable tally rows (see simcards.core.stats) of a chunk of records; rows
     pooling several seats or deals of one record pass ``record=``."""
     rows = _Rows()
     if len(df) == 0:

@@ -205,7 +205,7 @@ def tally(query, df, variant):
     bids and the policy's own choice are tallied as means of 0/1 or of differences, so
     that ``--precision`` stops on the rates of the table only.
     """
-    from simcards.experiment import stats
+    from simcards.core import stats
 
     parts = []
     diff = {}

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
-from simcards.experiment import stats
+from simcards.core import stats
 
 DEAL_COLUMNS = (
     Column("dealer", "dealer seat 0..3 (a deal record starts a baazi at D = 0)"),
@@ -96,7 +96,7 @@ class _Rows(stats.TallyRows):
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Tally rows (see simcards.experiment.stats) for one chunk of records."""
+    """Tally rows (see simcards.core.stats) for one chunk of records."""
     r = _Rows()
     c = {name: df[name].to_numpy() for name in df.columns}
     if unit == "deal":

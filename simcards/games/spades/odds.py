@@ -19,8 +19,8 @@ from simcards.core.cards import format_card
 from simcards.core.deal import compile_accept, parse_constraints
 from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, OddsSupport
-from simcards.experiment import stats
-from simcards.experiment.odds import rank_options
+from simcards.core import stats
+from simcards.core.stats import rank_options
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import DECISION_ORDER, FORMATS, error_text, prepared
 from simcards.games.spades.policies import BN_BIT, DECISIONS

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.game import Column, Unit
-from simcards.experiment import stats
+from simcards.core import stats
 from simcards.games.spades import rules
 
 DEAL_UNIT = Unit(
@@ -26,7 +26,7 @@ UNITS = (DEAL_UNIT, GAME_UNIT)
 
 
 def tally(unit: str, df: pd.DataFrame, variant) -> pd.DataFrame:
-    """Tally rows (see ``simcards.experiment.stats``) for a chunk of records; metrics that
+    """Tally rows (see ``simcards.core.stats``) for a chunk of records; metrics that
     pool both teams or all seats of a record pass ``record=`` (the record is the unit)."""
     rows = stats.TallyRows()
     if unit == "game":

@@ -474,3 +474,18 @@ __all__ = ["TALLY_COLUMNS", "SUMMARY_COLUMNS", "ALL", "empty", "rows", "ratio_ro
            "ratio", "record_index", "TallyRows", "combine", "Accumulator", "merge", "binomial_interval",
            "gamma_interval", "finalize", "sort_naturally", "half_width"]
 
+
+def rank_options(table: pd.DataFrame, by: str, hypothetical=None, win_column: str | None = None) -> pd.DataFrame:
+    """Options best first by ``by`` (hypothetical rows, e.g. "had you bid blind", last and
+    never recommended); marks ``recommended`` and, with ``win_column``, ``best for game``."""
+    hypothetical = np.zeros(len(table), bool) if hypothetical is None else np.asarray(hypothetical, bool)
+    ranked = table.assign(_h=hypothetical).sort_values(["_h", by], ascending=[True, False], ignore_index=True)
+    legal = ~ranked["_h"]
+    ranked = ranked.drop(columns="_h")
+    ranked["recommended"] = ""
+    if legal.any():
+        ranked.loc[legal.idxmax(), "recommended"] = "yes"
+    if win_column is not None and legal.any():
+        ranked["best for game"] = ""
+        ranked.loc[ranked[legal][win_column].idxmax(), "best for game"] = "yes"
+    return ranked
