@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "simcards"
 LAYERS = {"core": 0, "games": 1, "experiment": 2, "report": 3, "app": 4, "api": 5, "cli": 5, "describe": 5}
