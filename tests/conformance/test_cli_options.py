@@ -21,9 +21,9 @@ def shortcuts():
     return [(name, k) for name in GAMES for k in get_game(name).shortcuts]
 
 
-def run_cli(tmp_path, game, *options):
+def run_cli(tmp_path, game, *options, unit_name=None):
     g = get_game(game)
-    unit = g.units[0]
+    unit = g.unit(unit_name)
     args = ["run", game, f"--{unit.plural}", "4" if unit.name != "deal" else "30", "--seed", "1",
             "--threads", "1", "--quiet", "--records", "summary", "--out", str(tmp_path / "out"), *options]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
@@ -55,7 +55,9 @@ def test_every_advertised_shortcut_is_a_cli_option_that_sets_its_field(game, opt
     specs = g.variant_type.param_specs()
     assert field in specs, f"{game}: --{option} maps to {field!r}, which is no parameter"
     value = _other_value(specs[field], getattr(g.variant(), field))
-    result = run_cli(tmp_path, game, f"--{option}", str(value))
+    # per-deal shortcuts (--contract, --deal-type) pick the deal that unit deal plays; whole games refuse them
+    unit = "deal" if "deal" in [u.name for u in g.units] else None
+    result = run_cli(tmp_path, game, f"--{option}", str(value), unit_name=unit)
     meta = json.loads((tmp_path / "out" / "meta.json").read_text())
     assert str(meta["spec"]["variant"][field]) == str(value), result.output
 
