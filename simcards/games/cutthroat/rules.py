@@ -187,7 +187,7 @@ def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_h
 
 @nb.njit(cache=True, inline="always")
 def score_bid(p, code, t, jacks, g):
-    """Score one player's hand (rules 5.1): returns (delta, new G, bags added, penalty, bag-outs).
+    """Score one player's hand (docs/games/cutthroat.md, rule 5.1): returns (delta, new G, bags added, penalty, bag-outs).
 
     A bag-out is the counter reaching ``bag_limit`` under ``bag_mode=accumulate`` (once per
     hand with ``per_accumulated_bag``, once per limit crossed with ``fixed_carry``), whatever
