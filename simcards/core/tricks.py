@@ -71,7 +71,7 @@ def cards_below(suit_cards, c_bit):
 
 # ---------------------------------------------------------------- Spades family
 # Shared by partnership Spades and Cutthroat Spades (identical legal-move algorithm,
-# rules section 4.3 of both specifications).
+# docs/games/spades.md and docs/games/cutthroat.md, rule 4.3).
 
 
 @nb.njit(nb.uint64(nb.uint64, nb.int64, nb.uint64[:], nb.int64, nb.boolean, nb.boolean),

@@ -1,7 +1,7 @@
 """House-rule variants: frozen dataclasses with validated, documented parameters.
 
 A game declares its variant as a subclass of :class:`Variant` whose fields are made
-with :func:`param`, named and defaulted exactly as in ``shared/rules/<game>.md``::
+with :func:`param`, named and defaulted exactly as in the rules (``docs/games/<game>.md``, which follows them)::
 
     @dataclass(frozen=True)
     class SpadesVariant(Variant):

@@ -1,4 +1,4 @@
-"""Every worked example of section 8 of shared/rules/contract-rummy.md."""
+"""Every worked example of section 8 of docs/games/contract-rummy.md."""
 import numpy as np
 import pytest
 

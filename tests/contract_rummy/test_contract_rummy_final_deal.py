@@ -1,4 +1,4 @@
-"""The all-at-once final deal (rules 3.6) under every run-suit rule and with custom contracts.
+"""The all-at-once final deal (docs/games/contract-rummy.md, rule 3.6) under every run-suit rule and with custom contracts.
 
 Regression for issue 16: with `contract_runs_suits` other than `distinct`, or a custom last
 contract with sets, nobody could ever go out and every final deal ran into the turn cap.

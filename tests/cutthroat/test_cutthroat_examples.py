@@ -19,7 +19,7 @@ def variant(preset="official", **changes):
 def kernel_score(v, bid, tricks, jacks="", g=0):
     """(delta, G after) from the compiled scorer."""
     jmask = np.uint64(mask_of(parse_cards(jacks))) if jacks else np.uint64(0)
-    delta, g_after, _, _ = rules.score_bid(packed(v)[0], parse_bid(bid), tricks, jmask, g)
+    delta, g_after, _, _, _ = rules.score_bid(packed(v)[0], parse_bid(bid), tricks, jmask, g)
     return delta, g_after
 
 

@@ -130,7 +130,7 @@ def test_holding_every_trump_and_the_top_hearts_takes_every_trick():
 def test_options_follow_the_rules_and_b6_eligibility():
     q = prepare(V3, request())
     assert [bid_name(c) for c in q["options"]] == [str(k) for k in range(1, 14)] + ["NIL", "1F", "2F", "SM", "BN"]
-    q = prepare(V3, request(scores=(120, 180, 95, 0, 0, 0)))  # deficit 60: B6 allowed (rules 9.5)
+    q = prepare(V3, request(scores=(120, 180, 95, 0, 0, 0)))  # deficit 60: B6 allowed (docs/games/cutthroat.md, rule 9.5)
     assert q["options"][-2:] == (B_B6, B_BN)
     q = prepare(V3, request(scores=(135, 180, 95, 0, 0, 0)))  # deficit 45
     assert B_B6 not in q["options"]

@@ -155,7 +155,7 @@ def test_scoring_invariants(v, bid, t, g, jacks):
     g = min(g, v.bag_limit - 1) if v.bag_mode == "accumulate" else (0 if v.bag_mode == "per_bag" else g)
     code = parse_bid(bid)
     jmask = np.uint64(mask_of(parse_cards(" ".join(jacks)))) if jacks else np.uint64(0)
-    delta, g_after, bags, penalty = rules.score_bid(packed(v)[0], code, t, jmask, g)
+    delta, g_after, bags, penalty, _ = rules.score_bid(packed(v)[0], code, t, jmask, g)
     ref = referee.score_player(v, bid, t, jacks, g)
     assert (delta, g_after, bags, penalty) == ref  # 17
     if bid in ("NIL", "BN"):  # 18: Nil and BN succeed iff no trick
@@ -183,7 +183,7 @@ def test_official_delta_bounds(bid, t, g, jacks):
     jacks = set(sorted(jacks)[:t])  # a jack comes with a won trick
     jmask = np.uint64(mask_of(parse_cards(" ".join(jacks)))) if jacks else np.uint64(0)
     code = parse_bid(bid)
-    delta, _, bags, penalty = rules.score_bid(packed(v)[0], code, t, jmask, g)
+    delta, _, bags, penalty, _ = rules.score_bid(packed(v)[0], code, t, jmask, g)
     assert -434 <= delta <= 200
     base = delta - 10 * len(jacks) + penalty - bags  # the bid's own points (5.1 "base")
     if bid == "1F":
@@ -221,3 +221,33 @@ def test_blind_decisions_see_no_cards():
         assert (out[:, rules.GAME_COLUMNS.index("hands")] > 0).all()
     finally:
         del CATALOG.builtins["spy_for_test"]
+
+
+def test_bag_outs_are_counted_whatever_the_penalty():
+    """A bag-out is the counter reaching bag_limit (docs/games/cutthroat.md, rule 5.1), also with
+    bag_penalty_per_bag = 0; fixed_carry counts every limit crossed (issue 14: the column used to
+    count hands with a penalty, so 0 bag-outs were reported under a zero penalty)."""
+    free = CutthroatVariant.from_pairs(["bag_penalty_per_bag=0"])
+    assert free.bag_mode == "accumulate"
+    g = free.bag_limit - 1
+    *_, penalty, bagouts = rules.score_bid(packed(free)[0], parse_bid("3"), 5, np.uint64(0), g)  # 2 bags
+    assert penalty == 0 and bagouts == 1
+    *_, bagouts = rules.score_bid(packed(free)[0], parse_bid("3"), 3, np.uint64(0), g)  # no bag
+    assert bagouts == 0
+    carry = CutthroatVariant.from_pairs(["bag_out_penalty=fixed_carry", "bag_limit=2"])
+    *_, bagouts = rules.score_bid(packed(carry)[0], parse_bid("1"), 6, np.uint64(0), 1)  # 1 + 5 bags = 6
+    assert bagouts == 3
+
+
+def test_game_records_count_the_same_bag_outs_with_or_without_penalty():
+    """Zero penalty changes the scores, so whole games differ; per hand the count is the rule's:
+    with the penalty at 0 the games still show bag-outs (they were reported as none)."""
+    from simcards.core.policy import seat_policies
+    from simcards.games.cutthroat import GAME
+
+    v = GAME.variant(None, None, ["bag_penalty_per_bag=0"])
+    table = GAME.policies.table(seat_policies("expert", None, GAME.seats(v)))
+    cols = GAME.unit("game").column_names()
+    rec = np.asarray(GAME.simulate("game", v, table, 11, 0, 200))
+    total = sum(rec[:, cols.index(f"bagouts_{s}")].sum() for s in range(3))
+    assert total > 0

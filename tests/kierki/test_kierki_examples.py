@@ -1,4 +1,4 @@
-"""Every worked example of shared/rules/kierki.md section 9, against kernel and referee."""
+"""Every worked example of docs/games/kierki.md section 9, against kernel and referee."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Determinism, units, tally and the exact numbers of rules section 10.6."""
+"""Determinism, units, tally and the exact numbers of docs/games/seep.md, rule 10.6."""
 import math
 
 import numpy as np

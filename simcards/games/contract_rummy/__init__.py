@@ -1,4 +1,4 @@
-"""Contract Rummy: seven deals with rising contracts, penalty scoring (shared/rules/contract-rummy.md)."""
+"""Contract Rummy: seven deals with rising contracts, penalty scoring (docs/games/contract-rummy.md)."""
 from simcards.core.game import Game
 from simcards.games.contract_rummy.odds import ODDS
 from simcards.games.contract_rummy.policies import CATALOG

@@ -1,4 +1,4 @@
-"""Contract Rummy house rules (shared/rules/contract-rummy.md, section 5) and presets."""
+"""Contract Rummy house rules (docs/games/contract-rummy.md, section 5) and presets."""
 from __future__ import annotations
 
 import re

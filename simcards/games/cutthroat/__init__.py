@@ -1,4 +1,4 @@
-"""Cutthroat Spades (3 players; 4- and 5-player forms with jokers): shared/rules/cutthroat-spades.md."""
+"""Cutthroat Spades (3 players; 4- and 5-player forms with jokers): docs/games/cutthroat.md."""
 from simcards.core.game import Game
 from simcards.games.cutthroat import records, replay as _replay, rules
 from simcards.games.cutthroat.odds import BID

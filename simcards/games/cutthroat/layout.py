@@ -9,7 +9,7 @@ Bid codes (also the record columns ``bid_<seat>``)::
 All codes are below 64, so a set of bids is a ``uint64`` mask with bit ``code``.
 
 **State view** handed to every policy call ``f(view, masks, rng) -> int64``. It holds
-only what the acting player may know (rules 3.5): public facts plus his own hand.
+only what the acting player may know (docs/games/cutthroat.md, rule 3.5): public facts plus his own hand.
 
 ``view`` (int64), indices::
 

@@ -34,7 +34,7 @@ _HELP = {
     "over_target": "players at or above the target at the end",
     "tie_hands": "hands after which the top score was at the target but shared",
     "score": "final score",
-    "bagouts": "hands in which a bag-out penalty was paid (0 with bag_penalty_per_bag = 0: not the bag-outs)",
+    "bagouts": "bag-outs: times the bag counter reached bag_limit (bag_mode=accumulate; also when the penalty per bag is 0)",
     "b6_bids": "B6 bids made",
     "games": "games played (an unfinished game ends the tournament with winner -1)",
     "tokens": "win tokens at the end",

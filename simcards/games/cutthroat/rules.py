@@ -85,8 +85,8 @@ G_MADE_KIND = G_N_KIND + len(KIND_COLS)
 T_SEAT0 = len(TOURNAMENT_HEAD)
 
 # per-hand result rows (hand_out[row, seat])
-H_BID, H_TRICKS, H_DELTA, H_BAGS, H_JACKS, H_PENALTY, H_MADE = range(7)
-H_ROWS = 7
+H_BID, H_TRICKS, H_DELTA, H_BAGS, H_JACKS, H_PENALTY, H_MADE, H_BAGOUTS = range(8)
+H_ROWS = 8
 
 
 # decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
@@ -187,7 +187,11 @@ def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_h
 
 @nb.njit(cache=True, inline="always")
 def score_bid(p, code, t, jacks, g):
-    """Score one player's hand (rules 5.1): returns (delta, new G, bags added, penalty).
+    """Score one player's hand (docs/games/cutthroat.md, rule 5.1): returns (delta, new G, bags added, penalty, bag-outs).
+
+    A bag-out is the counter reaching ``bag_limit`` under ``bag_mode=accumulate`` (once per
+    hand with ``per_accumulated_bag``, once per limit crossed with ``fixed_carry``), whatever
+    the penalty per bag, 0 included.
 
     ``jacks`` is the card mask of the prize jacks he captured; ``g`` his counter before.
     """
@@ -234,22 +238,25 @@ def score_bid(p, code, t, jacks, g):
     jack_points = p.prize_jack_points * popcount(jacks & prize & (bit(JD) | bit(JC)))
     relief = p.jack_of_hearts_bag_relief if (jacks & prize & bit(JH)) else 0
     penalty = 0
+    bagouts = 0
     if p.bag_mode == BAG_ACCUMULATE:
         g = max(0, g + bags - relief)
         if p.bag_out_penalty == 0:  # per_accumulated_bag
             if g >= p.bag_limit:
                 penalty = p.bag_penalty_per_bag * g
                 g = 0
+                bagouts = 1
         else:  # fixed_carry
             while g >= p.bag_limit:
                 penalty += p.bag_penalty_per_bag * p.bag_limit
                 g -= p.bag_limit
+                bagouts += 1
     elif p.bag_mode == BAG_PER_BAG:
         penalty = p.bag_penalty_per_bag * max(0, bags - relief)
     else:
         g = max(0, g + bags - relief)
     delta = base + p.bag_point_value * bags + extra + jack_points - penalty
-    return delta, g, bags, penalty
+    return delta, g, bags, penalty, bagouts
 
 
 @nb.njit(cache=True)
@@ -587,10 +594,11 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     # scoring (5.1): every player independently
     for s in range(n):
         code = out[H_BID, s]
-        delta, g, added, penalty = score_bid(p, code, out[H_TRICKS, s], np.uint64(out[H_JACKS, s]), bags[s])
+        delta, g, added, penalty, bagouts = score_bid(p, code, out[H_TRICKS, s], np.uint64(out[H_JACKS, s]), bags[s])
         out[H_DELTA, s] = delta
         out[H_BAGS, s] = added
         out[H_PENALTY, s] = penalty
+        out[H_BAGOUTS, s] = bagouts
         out[H_MADE, s] = bid_made(p, code, out[H_TRICKS, s])
         scores[s] += delta
         bags[s] = g
@@ -674,8 +682,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 kind = KIND_OF_CODE[out[H_BID, s]]
                 row[G_N_KIND + kind] += 1
                 row[G_MADE_KIND + kind] += out[H_MADE, s]
-                if out[H_PENALTY, s] > 0 and p.bag_mode == BAG_ACCUMULATE:
-                    row[G_SEAT0 + MAX_SEATS + s] += 1
+                row[G_SEAT0 + MAX_SEATS + s] += out[H_BAGOUTS, s]
                 if kind == K_B6:
                     row[G_SEAT0 + 2 * MAX_SEATS + s] += 1
         dealer = (dealer + 1) % n

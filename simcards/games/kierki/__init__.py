@@ -1,6 +1,6 @@
 """Kierki: the Polish compendium game (7 negative deals, 4 trump deals, the lottery).
 
-Rules: shared/rules/kierki.md; docs: docs/games/kierki.md.
+Rules: docs/games/kierki.md; docs: docs/games/kierki.md.
 """
 from simcards.core.game import Game
 from simcards.games.kierki import odds, records, replay as _replay

@@ -1,4 +1,4 @@
-"""Kierki house rules (shared/rules/kierki.md section 6) and presets.
+"""Kierki house rules (docs/games/kierki.md section 6) and presets.
 
 Every field is named and defaulted exactly as in the rules' parameter table, plus
 one simulation-only field, ``deal_type``, which picks the deal played by the

@@ -1,6 +1,6 @@
 """Seep (Sweep, Sip): the four-player North Indian fishing game with houses and baazis.
 
-Rules: shared/rules/seep.md; docs: docs/games/seep.md.
+Rules: docs/games/seep.md; docs: docs/games/seep.md.
 """
 from __future__ import annotations
 

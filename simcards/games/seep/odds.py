@@ -1,6 +1,6 @@
 """``simcards bid seep``: what to bid from the bidder's four cards.
 
-You give the four cards the bidder sees (rules 2.3). Each legal bid is a value
+You give the four cards the bidder sees (docs/games/seep.md, rule 2.3). Each legal bid is a value
 ``min_bid_value``..13 of a card in them. The other 48 cards are dealt uniformly around
 them (exactly: no rejection, the known hand already allows a bid, so no redeal can
 happen), each legal bid is played on the same deals by the chosen policies, and the
@@ -101,7 +101,7 @@ def prepare(variant, request):
         ranks = " ".join("A23456789TJQK"[v - 1] for v in range(variant.min_bid_value, 14))
         raise SimcardsError(f"seep bid: {hand_text} holds no card of value {variant.min_bid_value}..13 ({ranks}), "
                             f"so no bid is possible: the bidder shows the cards and the same dealer deals again "
-                            f"(rules 2.3)")
+                            f"(docs/games/seep.md, rule 2.3)")
     if request.bids:
         raise SimcardsError("seep bid: only the bidder bids in Seep, so there are no earlier bids (drop --bids)")
     if request.options.get("deal") is not None:
@@ -115,7 +115,7 @@ def prepare(variant, request):
     if seat >= n or dealer >= n:
         raise SimcardsError(f"seep bid: seats are {'N E S W' if n == 4 else '0 1'} with num_players={n}")
     if (dealer + 1) % n != seat:
-        raise SimcardsError(f"seep bid: the bidder is the player after the dealer (rules 2.2): dealer {names[dealer]} "
+        raise SimcardsError(f"seep bid: the bidder is the player after the dealer (docs/games/seep.md, rule 2.2): dealer {names[dealer]} "
                             f"means bidder {names[(dealer + 1) % n]}, not {names[seat]}")
     cfg = cfg_of(variant)
     scores = tuple(int(s) for s in request.scores)

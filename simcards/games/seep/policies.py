@@ -56,7 +56,7 @@ DECISIONS = (
 
 @hot
 def sweep_bonus(view, k):
-    """The bonus a sweep would earn on play ``k`` (rules 4.3)."""
+    """The bonus a sweep would earn on play ``k`` (docs/games/seep.md, rule 4.3)."""
     if k == 48:
         return view[S_LAST_VALUE]
     if k <= view[S_EARLY_PLAYS]:

@@ -1,7 +1,7 @@
 """A slow, plain-Python Seep referee, written independently of the compiled kernel.
 
 It keeps the state as sets and dicts, generates the legal moves by brute force over
-subsets of the loose cards (rules 3.2-3.4 read literally), applies moves (3.5), ends
+subsets of the loose cards (docs/games/seep.md, rule 3.2-3.4 read literally), applies moves (3.5), ends
 and scores the deal (4, 5.1). Tests use it to re-check kernel traces move by move:
 
 - :func:`check_trace` rebuilds the state of every play from the kernel's snapshot,
@@ -138,7 +138,7 @@ def retention_ok(p: int, hand_after, houses) -> bool:
 
 
 def legal_moves(s: State, r: Rules = Rules()) -> set:
-    """Every legal move of the player to move (rules 3.3 and 3.4, by brute force)."""
+    """Every legal move of the player to move (docs/games/seep.md, rule 3.3 and 3.4, by brute force)."""
     p = s.to_move
     opening = s.play_index == 1
     moves = set()

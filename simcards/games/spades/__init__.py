@@ -1,4 +1,4 @@
-"""Partnership Spades (rules: shared/rules/spades.md; docs: docs/games/spades.md)."""
+"""Partnership Spades (rules: docs/games/spades.md; docs: docs/games/spades.md)."""
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.spades import records

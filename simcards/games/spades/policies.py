@@ -2,7 +2,7 @@
 
 Every decision function has the same signature ``SIG = int64(int64[:], uint64[:])``:
 ``f(view, rng) -> int``. ``view`` is the read-only *state view* below, filled by the
-kernel with what the deciding seat may know (rules 3.6: public information plus its
+kernel with what the deciding seat may know (docs/games/spades.md, rule 3.6: public information plus its
 own hand and its own exchange cards, never another seat's hand); ``rng`` is the
 seat's own random stream for ``simcards.core.rng`` helpers. Card sets are ``uint64``
 masks stored in int64 slots (bit ``card``; cards as in ``simcards.core.cards``, with

@@ -719,7 +719,7 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
 @nb.njit(cache=True, nogil=True)
 def play_game(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer, scores, bags,
               hands_in_game, total_hands, fblind, fbid, fexch, fplay, fmis, rec, row, trace, trace_on, err, free):
-    """Play hands from ``scores``/``bags`` until the game ends (rules 5.8) or ``max_hands``.
+    """Play hands from ``scores``/``bags`` until the game ends (docs/games/spades.md, rule 5.8) or ``max_hands``.
 
     ``hands_in_game`` hands of this game were played before; each new hand is added to
     ``row`` (``GAME_COLUMNS`` tallies) and, with ``trace_on``, traced into
