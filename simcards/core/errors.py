@@ -14,10 +14,12 @@ into a :class:`SimcardsError` line such as::
 """
 from __future__ import annotations
 
+import numbers
 from contextlib import contextmanager
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class SimcardsError(Exception):
@@ -37,19 +39,30 @@ class IllegalAnswer(ValueError):
 
 def error_record() -> np.ndarray:
     """A zeroed error record ``[decision + 1, seat, value, spare]`` for ``_nrt=False`` kernels."""
+    import numpy as np
+
     return np.zeros(4, np.int64)
 
 
-# Written only on the fault path of a guarded user policy: [1, seat, decision index, 0].
-POLICY_FAULT = np.zeros(4, np.int64)
+def __getattr__(name: str):
+    """``POLICY_FAULT``, made on first use: written only on the fault path of a guarded user
+    policy, ``[1, seat, decision index, 0]``. Lazy so that the CLI's fast commands, which
+    import :class:`SimcardsError` from here, do not import numpy."""
+    if name == "POLICY_FAULT":
+        import numpy as np
+
+        fault = globals()["POLICY_FAULT"] = np.zeros(4, np.int64)
+        return fault
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def take_policy_fault() -> tuple[int, int] | None:
     """(seat, decision index) of the user policy that raised last, clearing the note."""
-    if POLICY_FAULT[0] == 0:
+    fault = globals().get("POLICY_FAULT")
+    if fault is None or fault[0] == 0:
         return None
-    seat, decision = int(POLICY_FAULT[1]), int(POLICY_FAULT[2])
-    POLICY_FAULT[:] = 0
+    seat, decision = int(fault[1]), int(fault[2])
+    fault[:] = 0
     return seat, decision
 
 
@@ -94,7 +107,7 @@ def kernel_errors(game: str, decisions, table, record: np.ndarray | None = None,
         raise
     except IllegalAnswer as exc:
         args = exc.args
-        if len(args) == 3 and all(isinstance(a, (int, np.integer)) for a in args):
+        if len(args) == 3 and all(isinstance(a, numbers.Integral) for a in args):
             decision, seat, value = (int(a) for a in args)
         elif record is not None and record[0] > 0:
             decision, seat, value = int(record[0]) - 1, int(record[1]), int(record[2])
