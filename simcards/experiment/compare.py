@@ -374,7 +374,13 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
     target = parse_precision(precision)
     u = g.unit(unit_name)
     first = n if n is not None else (MIN_BATCHES * max(u.chunk_size // 8, 50) if target else 10_000)
-    if max_count is None:
+    if max_count is not None:
+        if max_count < 1:
+            raise SimcardsError(f"--max-count must be at least 1, not {max_count}")
+        if n is not None and n > max_count:
+            raise SimcardsError(f"the first round ({n:,} {u.plural}) is larger than --max-count {max_count:,}")
+        first = min(first, max_count)  # the cap holds for the first round too
+    else:
         max_count = max(first, 64 * first) if target else first
     batch = max(first // MIN_BATCHES, 1)
 

@@ -532,6 +532,14 @@ def test_precision_rounds_do_not_count_a_split_batch_twice():
     assert result.batches.groupby(["arm", "batch", "metric", "group"]).size().max() == 1
 
 
+def test_max_count_caps_the_first_round_too():
+    arms = [parse_arm("name=a"), parse_arm("seat1=random,name=b")]
+    result = compare("toy", arms, seed=7000002, precision=0.0001, max_count=600)
+    assert result.count == 600 and (result.differences.n_arm == 600).all()
+    with pytest.raises(SimcardsError, match=r"first round \(2,000 deals\) is larger than --max-count 600"):
+        compare("toy", arms, deals=2000, seed=7000002, precision=0.0001, max_count=600)
+
+
 @pytest.mark.parametrize("text,expected", [
     ("0.01", dict(rate=0.01, mean=None, mean_sd=0.01)),
     ("rate=0.01,mean=2", dict(rate=0.01, mean=2.0, mean_sd=None)),
