@@ -6,6 +6,7 @@ CLI and the Python API both call these, so they do the same thing.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -15,6 +16,7 @@ from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_fr
 from simcards.experiment.files import PLURALS, check_companions, read_spec_file, run_options, seat_policy_table
 from simcards.experiment.runner import RunResult, execute
 from simcards.experiment.spec import make_spec, resolve_count
+from simcards.experiment.store import FolderLock
 from simcards.report.figures import save_comparison_figures, save_figures
 
 
@@ -33,7 +35,8 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
                      force=force, progress=progress)
     if out is not None:
-        save_figures(g, result)
+        with _locked(out):
+            save_figures(g, result)
     return result
 
 
@@ -44,8 +47,19 @@ def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareRes
     g = game if isinstance(game, Game) else get_game(game)
     result = compare_arms(g, arms, **options)
     if result.out is not None:
-        save_comparison_figures(g, result)
+        with _locked(result.out):
+            save_comparison_figures(g, result)
     return result
+
+
+@contextmanager
+def _locked(folder):
+    """The results folder's lock while its figures are drawn (the run released it when done)."""
+    lock = FolderLock(Path(folder)).acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):

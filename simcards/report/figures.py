@@ -5,12 +5,23 @@ from pathlib import Path
 
 import matplotlib
 
+from simcards.experiment.store import atomic_path
+
 matplotlib.use("Agg")
+
+
+def _save(fig, path: Path, dpi: int) -> Path:
+    """Write ``fig`` as PNG under a temporary name and rename it: a reader never sees half a file."""
+    import matplotlib.pyplot as plt
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=dpi, bbox_inches="tight", format="png")
+    plt.close(fig)
+    return path
 
 
 def save_figures(game, result) -> list[Path]:
     """Render ``game.figures`` for ``result`` into its results folder; return the paths."""
-    import matplotlib.pyplot as plt
 
     if result.out is None or result.summary is None or not len(result.summary):
         return []
@@ -19,12 +30,7 @@ def save_figures(game, result) -> list[Path]:
     variant = game.variant_type.from_mapping(result.spec.variant)
     paths = []
     for name, fig in game.figures(result.spec.unit, result.summary, variant).items():
-        path = folder / f"{name}.png"
-        tmp = folder / f".{name}.png.tmp"
-        fig.savefig(tmp, dpi=110, bbox_inches="tight", format="png")
-        plt.close(fig)
-        tmp.replace(path)
-        paths.append(path)
+        paths.append(_save(fig, folder / f"{name}.png", 110))
     return paths
 
 
@@ -57,15 +63,10 @@ def save_comparison_figures(game, result) -> list[Path]:
     axes[-1, 0].set_xlabel(f"difference vs {result.arms[0].name} (paired 95 % interval)")
     fig.suptitle(f"{game.title}: differences between arms", fontsize=11)
     fig.tight_layout()
-    paths = [folder / "differences.png"]
-    fig.savefig(paths[0], dpi=110, bbox_inches="tight")
-    plt.close(fig)
+    paths = [_save(fig, folder / "differences.png", 110)]
     variant = game.variant_type.from_mapping({})
     for name, summary in result.summaries.items():
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40]
         for fig_name, fig in game.figures(result.unit, summary, variant).items():
-            path = folder / f"{fig_name}-{safe}.png"
-            fig.savefig(path, dpi=100, bbox_inches="tight")
-            plt.close(fig)
-            paths.append(path)
+            paths.append(_save(fig, folder / f"{fig_name}-{safe}.png", 100))
     return paths
