@@ -56,6 +56,8 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
     for key in ("variant", "seat_policy"):
         if key in data and not isinstance(data[key], dict):
             raise SimcardsError(f"experiment file {p}: {key} must be a table")
+    for key, value in data.items():
+        _check_type(p, key, value)
     for i, arm in enumerate(data.get("arms", [])):
         if not isinstance(arm, dict):
             raise SimcardsError(f"experiment file {p}: arms must be [[arms]] tables")
@@ -64,6 +66,25 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
             raise SimcardsError(f"experiment file {p}: arm {i + 1} has unknown key {bad[0]!r} (keys: {', '.join(sorted(ARM_KEYS))})")
     data["_path"] = str(p)
     return data
+
+
+_TEXT = ("name", "question", "game", "unit", "preset", "policy", "records", "out")
+_WHOLE = ("count", "deals", "games", "tournaments", "baazis", "matches", "seed", "chunk_size", "max_count")
+_LISTS = ("settings", "metrics")
+
+
+def _check_type(path: Path, key: str, value: Any) -> None:
+    """One line when a key's value has the wrong type (``metrics = "points"`` would be read
+    letter by letter; a count given as text would fail deep in the run)."""
+    if key in _TEXT and not isinstance(value, str):
+        raise SimcardsError(f"experiment file {path}: {key} must be a string, not {value!r}")
+    if key in _WHOLE and (isinstance(value, bool) or not isinstance(value, int)):
+        raise SimcardsError(f"experiment file {path}: {key} must be a whole number, not {value!r}")
+    if key in _LISTS and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise SimcardsError(f"experiment file {path}: {key} must be a list of strings, like [\"a\", \"b\"], not {value!r}")
+    if key == "precision" and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+        raise SimcardsError(f"experiment file {path}: precision must be a number or a string like \"rate=0.01\", "
+                            f"not {value!r}")
 
 
 def seat_policy_table(table: dict | None, where: str) -> dict[int, str]:

@@ -29,6 +29,8 @@ def workspace(tmp_path_factory):
     (ws / "unknown_key.toml").write_text('game = "toy"\ndeals = 10\ncolour = "red"\n')
     (ws / "no_game.toml").write_text("deals = 10\n")
     (ws / "bad_value.toml").write_text('game = "toy"\ndeals = 10\n[variant]\nsides = "many"\n')
+    (ws / "metrics_text.toml").write_text('game = "toy"\ndeals = 10\nmetrics = "points"\n')
+    (ws / "count_text.toml").write_text('game = "toy"\ndeals = "ten"\n')
     (ws / "a_file").write_text("x")
     foreign = ws / "foreign"
     foreign.mkdir()
@@ -86,6 +88,8 @@ CASES = [
     ("experiment file not TOML", ["run", "--spec", "{ws}/not_toml.toml"], "not valid TOML"),
     ("experiment file unknown key", ["run", "--spec", "{ws}/unknown_key.toml"], "unknown key 'colour'"),
     ("experiment file without game", ["run", "--spec", "{ws}/no_game.toml"], "missing key 'game'"),
+    ("experiment file metrics as text", ["run", "--spec", "{ws}/metrics_text.toml"], "metrics must be a list of strings"),
+    ("experiment file count as text", ["run", "--spec", "{ws}/count_text.toml"], "deals must be a whole number"),
     ("experiment file bad value", ["run", "--spec", "{ws}/bad_value.toml", "--out", "{ws}/bv"], "sides must be an integer"),
     ("run without a game", ["run", "--deals", "10"], "name a game"),
     ("replay without a record", ["replay", "toy", "--seed", "1"], "name one record"),
