@@ -40,7 +40,7 @@ a record contributes several observations to one row (two teams per deal, every 
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numba as nb
 import numpy as np
@@ -244,10 +244,18 @@ def frame(tuples: Sequence[tuple]) -> pd.DataFrame:
     """Tally rows (tuples in ``TALLY_COLUMNS`` order) as a tally DataFrame."""
     if not len(tuples):
         return empty()
-    out = pd.DataFrame(list(tuples), columns=TALLY_COLUMNS)
-    for c in _INT_COLUMNS:
-        out[c] = out[c].astype(np.int64)
-    return out
+    columns = list(zip(*tuples))
+    return _tally_frame(columns[:3], np.array(columns[3:], dtype=np.float64).T)
+
+
+def _tally_frame(keys: Sequence[Sequence], values: np.ndarray) -> pd.DataFrame:
+    """A tally DataFrame from its three key columns and its numbers (one row per key),
+    built in one constructor call (pandas inserts column by column slowly: per chunk it
+    showed)."""
+    data: dict[str, Any] = {"metric": list(keys[0]), "group": [str(g) for g in keys[1]], "kind": list(keys[2])}
+    for i, c in enumerate(NUMERIC):
+        data[c] = values[:, i].astype(np.int64) if c in _INT_COLUMNS else values[:, i]
+    return pd.DataFrame(data)
 
 
 def rate(metric: str, success, *, by=None, where=None, record=None, labels=None) -> pd.DataFrame:
@@ -370,13 +378,8 @@ class Accumulator:
     def frame(self) -> pd.DataFrame:
         if not self._rows:
             return empty()
-        keys = list(self._rows)
-        values = np.array(list(self._rows.values()), dtype=np.float64)
-        out = pd.DataFrame({"metric": [k[0] for k in keys], "group": [str(k[1]) for k in keys],
-                            "kind": [k[2] for k in keys]})
-        for i, c in enumerate(NUMERIC):
-            out[c] = values[:, i].astype(np.int64) if c in _INT_COLUMNS else values[:, i]
-        return out
+        keys = list(zip(*self._rows))
+        return _tally_frame(keys, np.array(list(self._rows.values()), dtype=np.float64))
 
 
 def merge(*tallies: pd.DataFrame) -> pd.DataFrame:
