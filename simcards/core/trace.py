@@ -55,7 +55,7 @@ def tracing(trace):
 class TraceEvents:
     """A game's trace events: names, codes (1, 2, ... in declaration order) and fields."""
 
-    def __init__(self, game: str, **events: Iterable[str]):
+    def __init__(self, game: str, /, **events: Iterable[str]):
         self.game = game
         self.fields: dict[str, tuple[str, ...]] = {}
         self.codes: dict[str, int] = {}
