@@ -9,7 +9,8 @@ A game declares its events once, each with its field names (at most ``FIELDS``):
 A trace buffer is ``int64[rows, WIDTH]`` (:meth:`TraceEvents.buffer`). Row 0 is the
 header: ``[0, 0]`` counts the events *emitted*, which may exceed the rows there are;
 event ``k`` is row ``1 + k``: ``[event code, field 1 .. field FIELDS]`` (unused fields 0).
-A buffer with no rows (:data:`NO_TRACE`) means "not tracing": :func:`emit` returns at
+A buffer with no rows (:data:`NO_TRACE` from Python, :func:`no_trace` inside a kernel)
+means "not tracing": :func:`emit` returns at
 once, so a kernel has one code path for simulation and replay. Kernels call
 ``emit(trace, EV_PLAY, seat, card, trick, pos, 0)``; Python reads the events back with
 :meth:`TraceEvents.read` (named tuples, ``ev.kind == "play"``, ``ev.card``; ``ev[0]`` is
@@ -48,6 +49,13 @@ def emit(trace, event, a, b, c, d, e):
 
 
 @inline
+def no_trace():
+    """A fresh empty trace for kernels that call traced code without tracing (a kernel may
+    not use the global :data:`NO_TRACE`: numba freezes global arrays read-only)."""
+    return np.zeros((0, WIDTH), np.int64)
+
+
+@inline
 def tracing(trace):
     """Whether ``trace`` records events (a kernel may skip work only a trace needs)."""
     return trace.shape[0] > 0
@@ -63,6 +71,8 @@ class TraceEvents:
         self._types = {}
         for code, (name, fields) in enumerate(events.items(), start=1):
             fields = tuple(fields)
+            if "code" in fields or "kind" in fields:
+                raise ValueError(f"{game} trace event {name}: 'code' and 'kind' are taken by every event")
             if len(fields) > FIELDS:
                 raise ValueError(f"{game} trace event {name} has {len(fields)} fields (at most {FIELDS})")
             self.fields[name] = fields

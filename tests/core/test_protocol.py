@@ -87,6 +87,8 @@ def test_trace_events_round_trip_and_overflow_is_counted():
     assert tuple(events[1]) == (2, 0, 10, 0) and events[1].code == _EV["EV_PLAY"]
     with pytest.raises(ValueError):
         TraceEvents("toy", bad=("a", "b", "c", "d", "e", "f"))
+    with pytest.raises(ValueError, match="taken"):
+        TraceEvents("toy", bid=("seat", "code"))
 
 
 def _double(x):
