@@ -23,7 +23,7 @@ from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained, deal_known
 from simcards.core.errors import IllegalAnswer
-from simcards.core.trace import NO_TRACE, TraceEvents, emit, tracing
+from simcards.core.trace import NO_TRACE, TraceEvents, emit, no_trace, tracing
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
@@ -892,7 +892,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
                 scores[1] = scores0[1]
                 bags[0] = bags0[0]
                 bags[1] = bags0[1]
-                play_hand(tab, seats, w, dealer, 0, rec, NO_TRACE, err, forced, False)
+                play_hand(tab, seats, w, dealer, 0, rec, no_trace(), err, forced, False)
                 for s in range(4):
                     hands[s] = dealt[s]
                     if prior[s] >= 0 and (rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s])
@@ -918,7 +918,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
             scores[1] = scores0[1]
             bags[0] = bags0[0]
             bags[1] = bags0[1]
-            play_hand(tab, seats, w, dealer, 0, rec, NO_TRACE, err, forced, False)
+            play_hand(tab, seats, w, dealer, 0, rec, no_trace(), err, forced, False)
             for s in range(4):  # the accepted try saw the same hands, view and seat streams
                 if prior[s] >= 0 and rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s]):
                     err[0] = E_REPLAY
@@ -938,7 +938,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
                     _start_streams(seed, start + i, FUTURE_STREAM, deal_rng, rngs)
                     forced[seat] = -1
                     winner, _, _ = play_game(future, seats, w, (dealer + 1) & 3, 1, 0, rec, game_row,
-                                             NO_TRACE, err, forced)
+                                             no_trace(), err, forced)
                 if winner >= 0:
                     win = 1 if winner == team else 0
             out[i, base + 6] = win
