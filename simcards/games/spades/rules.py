@@ -347,7 +347,7 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received):
     return give
 
 
-@helper
+@inline
 def _deal_phase(tab, seats, w, dealer, hands_before, err):
     """Deal, with deficient-hand redeals (same dealer, fresh shuffle). Returns (redeals,
     bit mask of the seats that looked at their hands to decide)."""
@@ -388,7 +388,7 @@ def _deal_phase(tab, seats, w, dealer, hands_before, err):
     return redeals, looked
 
 
-@helper
+@inline
 def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
     """Bidding from the dealer's left into ``rec`` (the authoritative bids; the view is the
     policies' copy). Returns False when ``forced`` stopped it (``BID_STOP``)."""
@@ -433,7 +433,7 @@ def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
     return True
 
 
-@helper
+@inline
 def _exchange_phase(tab, seats, w, rec, trace):
     """Card exchange inside each team with one Nil/BN bidder (NS first)."""
     p = tab.params[0]
@@ -483,7 +483,7 @@ def _exchange_phase(tab, seats, w, rec, trace):
     emit(trace, EV_EXCHANGE, rec[D_EXCH], rec[D_EXCH + 1], 0, 0, 0)
 
 
-@helper
+@inline
 def _play_phase(tab, seats, w, leader, forced, rec, trace):
     """Play 13 tricks from ``leader`` (``forced``: the card trick 1 must be led, or -1);
     tricks per seat into ``rec``, and the trick in which spades were broken."""
@@ -557,7 +557,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
     return broken_trick
 
 
-@helper
+@inline
 def _score_phase(params, rec, scores, bags):
     """Score both teams (rules 5) into ``rec``; updates ``scores`` and ``bags``."""
     bids = rec[D_BID:D_BID + 4]
