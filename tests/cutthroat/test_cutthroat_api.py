@@ -77,8 +77,8 @@ def test_game_hand_zero_is_the_deal_record():
     table = CATALOG.table(["basic"] * 3)
     _, game_trace = rules.trace_record("game", v, table, 9, 4)
     _, deal_trace = rules.trace_record("deal", v, table, 9, 4)
-    first_hand_end = next(i for i, r in enumerate(game_trace) if r[0] == rules.EV_HAND and i > 0)
-    assert np.array_equal(game_trace[:first_hand_end], deal_trace[: first_hand_end])
+    first_hand_end = next(i for i, ev in enumerate(game_trace) if ev.kind == "hand" and i > 0)
+    assert game_trace[:first_hand_end] == deal_trace[:first_hand_end]
 
 
 def test_user_policy_file(tmp_path):

@@ -155,7 +155,7 @@ def test_9_17_tournament_tokens():
 
 
 def _first_trick(trace):
-    plays = [(int(r[1]), int(r[2])) for r in trace if r[0] == rules.EV_PLAY and r[3] == 0]
+    plays = [(ev.seat, ev.card) for ev in trace if ev.kind == "play" and ev.trick == 0]
     return plays
 
 
@@ -166,13 +166,13 @@ def test_9_18_two_jokers_deal_and_first_trick():
     seen_normal = seen_dealer_2c = False
     for index in range(200):
         row, trace = rules.trace_record("deal", v, table, 3, index)
-        hands = {int(r[1]): int(r[2]) for r in trace if r[0] == rules.EV_DEAL}
+        hands = {ev.seat: ev.hand for ev in trace if ev.kind == "deal"}
         assert [bin(hands[s]).count("1") for s in range(5)] == [10, 11, 11, 11, 11]
-        bidders = [int(r[1]) for r in trace if r[0] == rules.EV_BID]
+        bidders = [ev.seat for ev in trace if ev.kind == "bid"]
         assert bidders == [1, 2, 3, 4, 0]
         first = _first_trick(trace)
         assert len(first) == 4 and 0 not in [s for s, _ in first]
-        tricks = [r for r in trace if r[0] == rules.EV_TRICK]
+        tricks = [ev for ev in trace if ev.kind == "trick"]
         assert len(tricks) == 11
         if hands[0] >> c2 & 1:
             holder = next(s for s in range(1, 5) if hands[s] >> c3 & 1) if not hands[0] >> c3 & 1 else None

@@ -42,19 +42,18 @@ def trace_of(v, unit, policy, seed, index):
     return rules.trace_record(unit, v, table, seed, index)
 
 
-def hands_of(trace):
+def hands_of(events):
     """[(dealt hands by seat, plays [(seat, card, trick, pos)], trick rows [(winner, trick)])] per hand."""
     out = []
-    for row in trace:
-        ev = row[0]
-        if ev == rules.EV_HAND:
+    for ev in events:
+        if ev.kind == "hand":
             out.append(({}, [], []))
-        elif ev == rules.EV_DEAL:
-            out[-1][0][int(row[1])] = int(row[2])
-        elif ev == rules.EV_PLAY:
-            out[-1][1].append(tuple(int(x) for x in row[1:5]))
-        elif ev == rules.EV_TRICK:
-            out[-1][2].append((int(row[1]), int(row[2])))
+        elif ev.kind == "deal":
+            out[-1][0][ev.seat] = ev.hand
+        elif ev.kind == "play":
+            out[-1][1].append((ev.seat, ev.card, ev.trick, ev.pos))
+        elif ev.kind == "trick":
+            out[-1][2].append((ev.winner, ev.trick))
     return out
 
 

@@ -73,14 +73,14 @@ def test_referee_catches_a_wrong_score():
     v = CutthroatVariant()
     table = CATALOG.table(["basic"] * 3)
     _, trace = rules.trace_record("deal", v, table, 1, 0)
-    bad = trace.copy()
-    i = next(k for k in range(len(bad)) if bad[k, 0] == rules.EV_SCORE)
-    bad[i, 2] += 1
+    bad = list(trace)
+    i = next(k for k, ev in enumerate(bad) if ev.kind == "score")
+    bad[i] = bad[i]._replace(delta=bad[i].delta + 1)
     with pytest.raises(referee.RefereeError):
         referee.check_trace(bad, v, "deal")
-    bad = trace.copy()
-    i = next(k for k in range(len(bad)) if bad[k, 0] == rules.EV_TRICK)
-    bad[i, 1] = (bad[i, 1] + 1) % 3
+    bad = list(trace)
+    i = next(k for k, ev in enumerate(bad) if ev.kind == "trick")
+    bad[i] = bad[i]._replace(winner=(bad[i].winner + 1) % 3)
     with pytest.raises(referee.RefereeError):
         referee.check_trace(bad, v, "deal")
 

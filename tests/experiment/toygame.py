@@ -5,18 +5,20 @@ figures, replay) in a few lines, so the runner is tested without any real game.
 """
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 from numba import types
 
 from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, Game, OddsSupport, Unit
-from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.jit import kernel, policy
+from simcards.core.policy import Decision, Layout, Policy, PolicyCatalog
 from simcards.core.rng import below, stream_start
 from simcards.core.variant import Variant, param
 from simcards.core import stats
 
 KEEP_SIG = types.int64(types.int64[:], types.uint64[:])
+VIEW = Layout("toy view", roll=1, sides=1)  # the policy's view, declared once (core/policy.py)
+VIEW.export(globals(), "V_", size="VIEW_LEN")
 
 
 @dataclass(frozen=True)
@@ -30,24 +32,24 @@ class ToyVariant(Variant):
 DECISIONS = (Decision("keep", KEEP_SIG, "keep the roll (1) or reroll (0)"),)
 
 
-@nb.njit(KEEP_SIG, cache=True, nogil=True)
+@policy(KEEP_SIG)
 def keep_always(view, rng):
     return 1
 
 
-@nb.njit(KEEP_SIG, cache=True, nogil=True)
+@policy(KEEP_SIG)
 def keep_high(view, rng):
-    return 1 if view[0] * 2 > view[1] else 0
+    return 1 if view[V_ROLL] * 2 > view[V_SIDES] else 0
 
 
-@nb.njit(KEEP_SIG, cache=True, nogil=True)
+@policy(KEEP_SIG)
 def keep_random(view, rng):
     return below(rng, 2)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def _simulate(params, seed, start, out, keep):
-    view = np.zeros(2, np.int64)
+    view = np.zeros(VIEW_LEN, np.int64)
     rng = np.zeros(1, np.uint64)
     p = params[0]
     for r in range(out.shape[0]):
@@ -55,8 +57,8 @@ def _simulate(params, seed, start, out, keep):
         best = -1
         for seat in range(p.players):
             roll = below(rng, p.sides) + 1
-            view[0] = roll
-            view[1] = p.sides
+            view[V_ROLL] = roll
+            view[V_SIDES] = p.sides
             answer = keep[seat](view, rng)
             if answer != 0 and answer != 1:
                 raise IllegalAnswer(0, seat, answer)  # the error channel (core/errors.py)
@@ -99,7 +101,7 @@ def replay(unit, variant, table, seed, index):
     return f"toy {unit} {index}: rolls {row[:variant.players].tolist()} best {row[4]}"
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def _odds(params, known, seed, start, out):
     """Seat 0 holds ``known``; column 0: seat 0 wins if it keeps, column 1: if it rerolls."""
     rng = np.zeros(1, np.uint64)

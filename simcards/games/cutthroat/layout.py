@@ -51,6 +51,13 @@ the hand first (blind offer), 0 or 1 (redeal question). It draws randomness only
 """
 import numpy as np
 
+from simcards.core.policy import Layout
+from simcards.games.cutthroat.variant import CutthroatVariant
+
+# enum parameters as named constants (their packed values): p.bag_mode == BAG_MODE.PER_BAG
+BAG_MODE, BAG_OUT_PENALTY, FIRST_LEAD, MISDEAL_CONDITION = (
+    CutthroatVariant.choice_enum(name) for name in ("bag_mode", "bag_out_penalty", "first_lead", "misdeal_condition"))
+
 NIL = 0
 B_1F = 21
 B_2F = 22
@@ -67,47 +74,18 @@ KIND_NAMES = ("ordinary", "nil", "1F", "2F", "B6", "BN", "SM")
 
 PHASE_BLIND, PHASE_BID, PHASE_PLAY, PHASE_REDEAL = 1, 2, 3, 4
 
-V_SEAT = 0
-V_N = 1
-V_DEALER = 2
-V_T = 3
-V_TRICK = 4
-V_NPLAYED = 5
-V_LEADER = 6
-V_BROKEN = 7
-V_SITOUT = 8
-V_HAND_NO = 9
-V_MAX_BID = 10
-V_SM_MIN = 11
-V_B6_TRICKS = 12
-V_TARGET = 13
-V_BAG_LIMIT = 14
-V_BAG_MODE = 15
-V_WIN_SEAT = 16
-V_WIN_CARD = 17
-V_LED_SUIT = 18
-V_PHASE = 19
-V_SCORE = 20
-V_BAGS = 25
-V_B6USED = 30
-V_TOKENS = 35
-V_BID = 40
-V_TRICKS = 45
-V_JACKS = 50
-V_TRICK_CARD = 55
-V_TRICK_SEAT = 60
-VIEW_SIZE = 66
-
-M_HAND = 0
-M_LEGAL = 1
-M_PLAYED = 2
-M_DECK = 3
-M_TRICK = 4
-M_PRIZE = 5
-M_VOID = 6
-MASKS_SIZE = 11
-
 MAX_SEATS = 5
+
+# the state view and the masks, declared once: offsets are generated in this order
+VIEW = Layout("cutthroat view", size=66,
+              seat=1, n=1, dealer=1, t=1, trick=1, nplayed=1, leader=1, broken=1, sitout=1, hand_no=1,
+              max_bid=1, sm_min=1, b6_tricks=1, target=1, bag_limit=1, bag_mode=1, win_seat=1,
+              win_card=1, led_suit=1, phase=1, score=MAX_SEATS, bags=MAX_SEATS, b6used=MAX_SEATS,
+              tokens=MAX_SEATS, bid=MAX_SEATS, tricks=MAX_SEATS, jacks=MAX_SEATS,
+              trick_card=MAX_SEATS, trick_seat=MAX_SEATS)
+VIEW.export(globals(), "V_", size="VIEW_SIZE")
+MASKS = Layout("cutthroat masks", hand=1, legal=1, played=1, deck=1, trick=1, prize=1, void=MAX_SEATS)
+MASKS.export(globals(), "M_", size="MASKS_SIZE")
 
 
 def bid_name(code: int) -> str:

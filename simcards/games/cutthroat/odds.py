@@ -32,7 +32,7 @@ from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
 from simcards.games.cutthroat.policies import CATALOG, FORMATS
 from simcards.games.cutthroat.rules import ODDS_FIELDS, ODDS_HANDS, ODDS_SLOTS
-from simcards.games.cutthroat.variant import form_array, form_of, packed
+from simcards.games.cutthroat.variant import form_array, form_of
 
 LOOK = rules.LOOK
 # option slots of the records: ordinary k -> k - 1, then the special bids
@@ -232,7 +232,7 @@ def simulate(query, variant, table, seed, start, count):
     with kernel_errors("cutthroat", CATALOG.decisions, table, formats=FORMATS):
         try:
             rules.simulate_bid_options(
-                packed(variant), form_array(variant), *[table[d] for d in DECISIONS], (_accept(query["accept"]),),
+                variant.to_params(), form_array(variant), *[table[d] for d in DECISIONS], (_accept(query["accept"]),),
                 np.array(query["deck"], np.int64), cons.fixed, np.array(query["sizes"], np.int64), cons.min_len,
                 cons.max_len, query["seat"], query["dealer"], np.array(query["prior"], np.int64), options,
                 np.array([slot_of(int(o)) for o in options], np.int64), _pad(query["scores"], 0),

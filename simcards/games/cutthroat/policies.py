@@ -13,19 +13,19 @@ decision returns). Decisions:
 A user policy is ``simcards.Policy("mine", base=<builtin>, play=my_play)`` in the
 user's file; each function is plain Python using numpy and the layout constants.
 """
-import numba as nb
 import numpy as np
 from numba import types
 
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from simcards.core.jit import inline, policy
 from simcards.core.cards import bit, format_card, lowest_card, popcount
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat import layout as _layout
 from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, MAX_SEATS,
+    BAG_MODE, B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, MAX_SEATS,
     NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_LED_SUIT, V_MAX_BID,
     V_N, V_NPLAYED, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET, V_TRICK, V_TRICKS,
     V_TRICK_SEAT, V_WIN_CARD, V_WIN_SEAT,
@@ -43,26 +43,24 @@ DECISIONS = (
     Decision("redeal", SIG, "Deficient hand (optional misdeal): 1 = redeal, 0 = keep."),
 )
 
-_jit = nb.njit(cache=True, inline="always")
-_policy = nb.njit(SIG, cache=True, nogil=True)
 
 
 # ---------------------------------------------------------------- helpers
 
 
-@_jit
+@inline
 def highest_card(x):
     """Highest card of a mask (-1 if empty), with the CPU's bit-scan (no branches on the value)."""
     return np.int64(63 - leading_zeros(x)) if x else -1
 
 
-@_jit
+@inline
 def lowest_of(x):
     """Lowest card of a non-empty mask, with the CPU's bit-scan."""
     return np.int64(trailing_zeros(x))
 
 
-@_jit
+@inline
 def weakest(cards):
     """The card of lowest strength: the lowest-ranked side card, else the lowest trump."""
     best = -1
@@ -79,7 +77,7 @@ def weakest(cards):
     return best
 
 
-@_jit
+@inline
 def strongest(cards):
     """The card of highest strength: the highest trump, else the highest-ranked side card."""
     if cards & TRUMPS:
@@ -100,7 +98,7 @@ def strongest(cards):
 # reference counting that, in a branchy policy, can cost more than the policy itself.
 
 
-@_jit
+@inline
 def winners(legal, best, led):
     """Cards of ``legal`` beating ``best``, the card winning the trick (all when ``best`` < 0).
 
@@ -114,7 +112,7 @@ def winners(legal, best, led):
     return (legal & SUITS[led] & above) | (legal & TRUMPS)
 
 
-@_jit
+@inline
 def bosses(cards, unseen):
     """Cards of ``cards`` higher than every ``unseen`` card (held by others) of their effective suit."""
     res = np.uint64(0)
@@ -127,7 +125,7 @@ def bosses(cards, unseen):
     return res
 
 
-@_jit
+@inline
 def tricks_wanted(code, won, b6_tricks, sm_min):
     """Tricks a bid still wants (> 0), or 0 when its player should now avoid tricks."""
     if code == NIL or code == B_BN:
@@ -143,20 +141,20 @@ def tricks_wanted(code, won, b6_tricks, sm_min):
     return max(0, code - won)
 
 
-@_jit
+@inline
 def need(view, seat):
     """Tricks ``seat`` still wants, read from the view (see :func:`tricks_wanted`)."""
     return tricks_wanted(view[V_BID + seat], view[V_TRICKS + seat], view[V_B6_TRICKS], view[V_SM_MIN])
 
 
-@_jit
+@inline
 def last_to_play(n, sitout, nplayed):
     """Whether the player with ``nplayed`` cards before him plays the trick's last card."""
     players = n - 1 if sitout >= 0 else n
     return nplayed == players - 1
 
 
-@_jit
+@inline
 def nearest_legal(legal, k):
     """Ordinary bid ``k`` if legal, else the closest legal ordinary bid, else any legal bid."""
     for d in range(18):
@@ -166,7 +164,7 @@ def nearest_legal(legal, k):
     return lowest_card(legal)
 
 
-@_jit
+@inline
 def estimate_tricks(hand, n, tricks):
     """A quick count of the tricks a hand should take (top cards, trump length, shortness)."""
     est = 0.0
@@ -204,7 +202,7 @@ def estimate_tricks(hand, n, tricks):
     return est
 
 
-@_jit
+@inline
 def expected_tricks(hand, n, tricks):
     """The hand count scaled to the form: long hands (3 players, 17 cards) take more tricks
     than their top cards suggest, short 5-player hands fewer (fitted to basic-vs-basic play)."""
@@ -215,7 +213,7 @@ def expected_tricks(hand, n, tricks):
 # ---------------------------------------------------------------- random
 
 
-@_policy
+@policy(SIG)
 def random_blind(view, masks, rng):
     """Bid blind one time in ten, uniformly among the offered blind bids."""
     if uniform(rng) < 0.9:
@@ -223,25 +221,25 @@ def random_blind(view, masks, rng):
     return random_card_of(masks[M_LEGAL], rng)
 
 
-@_policy
+@policy(SIG)
 def random_bid(view, masks, rng):
     """A uniformly random legal bid."""
     return random_card_of(masks[M_LEGAL], rng)
 
 
-@_policy
+@policy(SIG)
 def random_play(view, masks, rng):
     """A uniformly random legal card."""
     return random_card_of(masks[M_LEGAL], rng)
 
 
-@_policy
+@policy(SIG)
 def keep_hand(view, masks, rng):
     """Never call an optional redeal."""
     return 0
 
 
-@_policy
+@policy(SIG)
 def random_redeal(view, masks, rng):
     """Call an optional redeal half the time."""
     return below(rng, 2)
@@ -250,13 +248,13 @@ def random_redeal(view, masks, rng):
 # ---------------------------------------------------------------- basic
 
 
-@_policy
+@policy(SIG)
 def never_blind(view, masks, rng):
     """Always look at the hand first."""
     return DECLINE
 
 
-@_policy
+@policy(SIG)
 def basic_bid(view, masks, rng):
     """Round the trick estimate to an ordinary bid; Nil with a weak hand; SM with a huge one."""
     hand = masks[M_HAND]
@@ -270,7 +268,7 @@ def basic_bid(view, masks, rng):
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
 
 
-@_jit
+@inline
 def play_to_win(legal, unseen, best, led, leading, last):
     """Take the trick cheaply: a boss lead, or the lowest card that wins; else throw the weakest."""
     if leading:
@@ -289,7 +287,7 @@ def play_to_win(legal, unseen, best, led, leading, last):
     return weakest(legal)
 
 
-@_jit
+@inline
 def play_to_lose(legal, best, led):
     """Avoid the trick: the highest card that does not win; if every card wins, the highest."""
     if best < 0:
@@ -300,7 +298,7 @@ def play_to_lose(legal, best, led):
     return strongest(legal)
 
 
-@_policy
+@policy(SIG)
 def basic_play(view, masks, rng):
     """Win tricks until the bid is made, then duck (Nil: always duck)."""
     legal = masks[M_LEGAL]
@@ -317,7 +315,7 @@ def basic_play(view, masks, rng):
 # ---------------------------------------------------------------- expert
 
 
-@_jit
+@inline
 def leader_gap(view):
     """(best opponent score - own score, best opponent seat, best opponent score)."""
     seat = view[V_SEAT]
@@ -330,7 +328,7 @@ def leader_gap(view):
     return best - view[V_SCORE + seat], best_seat, best
 
 
-@_policy
+@policy(SIG)
 def expert_blind(view, masks, rng):
     """Gamble blind only when behind late in the game: B6 where 6 tricks are likely, BN when desperate."""
     legal = masks[M_LEGAL]
@@ -344,7 +342,7 @@ def expert_blind(view, masks, rng):
     return DECLINE
 
 
-@_jit
+@inline
 def nil_safe(hand):
     """A hand to bid Nil with: no high trump, short trumps, no unguarded high side card."""
     trumps = hand & TRUMPS
@@ -359,7 +357,7 @@ def nil_safe(hand):
     return True
 
 
-@_policy
+@policy(SIG)
 def expert_bid(view, masks, rng):
     """Nil with a safe hand; 1F/2F when one or two sure winners sit in an otherwise Nil-safe
     hand; SM with a huge hand; else the calibrated count, bid up when near a bag-out."""
@@ -381,13 +379,13 @@ def expert_bid(view, masks, rng):
     if n_sure == 2 and (legal & bit(B_2F)) and not long_hands and nil_safe(hand & ~sure):
         return B_2F
     margin = 0.7
-    if view[V_BAG_MODE] == 0 and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
+    if view[V_BAG_MODE] == BAG_MODE.ACCUMULATE and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
         margin = 0.3  # close to a bag-out: bid up
     k = max(1, np.int64(est + 0.5 - margin))
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
 
 
-@_jit
+@inline
 def set_target(view):
     """Opponent worth setting: the top scorer among those still short of an at-least bid."""
     seat = view[V_SEAT]
@@ -405,7 +403,7 @@ def set_target(view):
     return target
 
 
-@_jit
+@inline
 def nil_victim(view):
     """An opponent on Nil/BN who has not taken a trick yet (-1 if none)."""
     seat = view[V_SEAT]
@@ -416,7 +414,7 @@ def nil_victim(view):
     return -1
 
 
-@_jit
+@inline
 def yet_to_play(view, s):
     """Whether seat ``s`` still plays to the current trick after the acting seat."""
     for i in range(view[V_NPLAYED]):
@@ -425,7 +423,7 @@ def yet_to_play(view, s):
     return s != view[V_SITOUT] and s != view[V_SEAT]
 
 
-@_policy
+@policy(SIG)
 def expert_play(view, masks, rng):
     """Make the bid, then duck; but spend spare tricks to set the leader or a Nil bidder."""
     legal = masks[M_LEGAL]
@@ -460,7 +458,7 @@ def expert_play(view, masks, rng):
     return play_to_lose(legal, best, led)
 
 
-@_policy
+@policy(SIG)
 def expert_redeal(view, masks, rng):
     """Redeal a deficient hand unless it is a good Nil hand."""
     return 0 if nil_safe(masks[M_HAND]) else 1

@@ -309,14 +309,15 @@ def _expect(cond: bool, message: str) -> None:
         raise RefereeError(message)
 
 
-def check_trace(trace, v, unit: str = "deal") -> dict:
-    """Re-check a kernel trace of one record; return a summary (hands, games, winners).
+def check_trace(events, v, unit: str = "deal") -> dict:
+    """Re-check the trace events of one record (``rules.trace_record``); return a summary
+    (hands, games, winners).
 
     For unit ``deal`` the record is one hand from 0-0 scores; ``game`` checks scores,
     bag counters, B6 uses and the end of the game (5.7); ``tournament`` also the tokens (5.8).
     """
     n = v.num_players
-    events = [tuple(int(x) for x in row) for row in trace]
+    events = list(events)
     pos = 0
     scores, bags, b6_used, tokens = [0] * n, [0] * n, [0] * n, [0] * n
     summary = {"hands": 0, "games": [], "tournament": None, "bids": [], "tricks": []}
@@ -328,14 +329,15 @@ def check_trace(trace, v, unit: str = "deal") -> dict:
         nonlocal pos
         _expect(pos < len(events), f"trace ended, expected event {kind}")
         ev = events[pos]
-        _expect(ev[0] == kind, f"event {pos}: expected kind {kind}, got {ev}")
+        _expect(ev.kind == kind, f"event {pos}: expected kind {kind}, got {ev}")
         pos += 1
         return ev
 
     while pos < len(events):
-        kind = events[pos][0]
-        if kind == rules.EV_GAME:
-            _, game_no, winner, played, _, _ = take(rules.EV_GAME)
+        kind = events[pos].kind
+        if kind == "game":
+            ev = take("game")
+            game_no, winner, played = ev.game, ev.winner, ev.hands
             top = max(scores)
             leaders = [s for s in range(n) if scores[s] == top]
             if top >= v.target_score and len(leaders) == 1:
@@ -348,15 +350,17 @@ def check_trace(trace, v, unit: str = "deal") -> dict:
             summary["games"].append((winner, played, list(scores)))
             scores, bags, b6_used, game_hands = [0] * n, [0] * n, [0] * n, 0
             continue
-        if kind == rules.EV_TOURNAMENT:
-            _, winner, games, _, _, _ = take(rules.EV_TOURNAMENT)
+        if kind == "tournament":
+            ev = take("tournament")
+            winner, games = ev.winner, ev.games
             if winner >= 0:
                 _expect(tokens[winner] == v.tournament_wins, "tournament winner without enough tokens")
             _expect(games == len(summary["games"]), "tournament game count")
             summary["tournament"] = (winner, games, list(tokens))
             continue
         # ---- one hand
-        _, hand_in_game, dealer, _, _, _ = take(rules.EV_HAND)
+        ev = take("hand")
+        hand_in_game, dealer = ev.hand_in_game, ev.dealer
         _expect(hand_in_game == game_hands, f"hand number {hand_in_game}, expected {game_hands}")
         if prev_dealer is not None:
             _expect(dealer == (prev_dealer + 1) % n, f"dealer {dealer} after {prev_dealer}")
@@ -371,12 +375,13 @@ def check_trace(trace, v, unit: str = "deal") -> dict:
         while True:
             hands = []
             for s in range(n):
-                _, seat, mask, *_ = take(rules.EV_DEAL)
+                ev = take("deal")
+                seat, mask = ev.seat, ev.hand
                 _expect(seat == s, "deal order")
                 hands.append({format_card(c) for c in cards_of(mask)})
             _check_deal(v, hands, dealer, full_deck)
-            if pos < len(events) and events[pos][0] == rules.EV_REDEAL:
-                _, caller, _, _, _, _ = take(rules.EV_REDEAL)
+            if pos < len(events) and events[pos].kind == "redeal":
+                caller = take("redeal").caller
                 _expect(v.misdeal_condition != "none", "redeal without a misdeal condition")
                 if caller < 0:
                     _expect(not v.misdeal_optional and any(_deficient(v, h) for h in hands), "automatic redeal")
@@ -391,7 +396,8 @@ def check_trace(trace, v, unit: str = "deal") -> dict:
         bids: list[str] = [""] * n
         made_so_far: list[str] = []
         for i in range(n):
-            _, seat, code, blind_flag, blind_mask, open_mask = take(rules.EV_BID)
+            ev = take("bid")
+            seat, code, blind_flag, blind_mask, open_mask = ev.seat, ev.bid, ev.blind, ev.blind_mask, ev.open_mask
             s = (dealer + 1 + i) % n
             _expect(seat == s, f"bid order: seat {seat}, expected {s}")
             blind, others = legal_bids(v, s, dealer, scores, b6_used, made_so_far, looked[s])
@@ -408,14 +414,15 @@ def check_trace(trace, v, unit: str = "deal") -> dict:
         kernel_winners = []
         total = tricks_in_hand(v)
         for _ in range(total):
-            while events[pos][0] == rules.EV_PLAY:
-                plays.append(format_card(take(rules.EV_PLAY)[2]))
-            _, w, _, _, _, _ = take(rules.EV_TRICK)
+            while events[pos].kind == "play":
+                plays.append(format_card(take("play").card))
+            w = take("trick").winner
             kernel_winners.append(w)
         result = score_hand(v, [sorted(h) for h in hands], dealer, bids, plays, bags)
         _expect(result.winners == kernel_winners, f"trick winners {kernel_winners}, rules say {result.winners}")
         for s in range(n):
-            _, seat, delta, score, g, penalty = take(rules.EV_SCORE)
+            ev = take("score")
+            seat, delta, score, g = ev.seat, ev.delta, ev.score, ev.bags
             _expect(seat == s, "score order")
             _expect(delta == result.deltas[s], f"seat {s} bid {bids[s]} tricks {result.tricks[s]}: "
                                                f"delta {delta}, rules say {result.deltas[s]}")

@@ -21,8 +21,8 @@ def _hand_text(mask: int) -> str:
     return " | ".join(groups)
 
 
-def format_trace(trace: np.ndarray, variant) -> str:
-    """Text of a kernel trace (rows [event, a, b, c, d, e])."""
+def format_trace(events, variant) -> str:
+    """Text of a record's trace events (``rules.trace_record``: ``rules.EVENTS`` named tuples)."""
     n = variant.num_players
     f = form_of(variant)
     lines = [f"Cutthroat Spades, {n} players" + (f", {variant.jokers} jokers" if variant.jokers else "")
@@ -33,45 +33,49 @@ def format_trace(trace: np.ndarray, variant) -> str:
     captured: list[list[str]] = [[] for _ in range(n)]
     seat = lambda s: f"{SEAT_NAMES[s]}(seat {s})"  # noqa: E731
     game = 1  # the hand events do not carry the game number: count the game events
-    for ev, a, b, c, d, e in trace.tolist():
-        if ev == rules.EV_HAND:
+    for ev in events:
+        kind = ev.kind
+        if kind == "hand":
             lines.append("")
-            lines.append(f"== Game {game}, hand {a + 1}: dealer {seat(b)}")
-        elif ev == rules.EV_DEAL:
-            lines.append(f"  {seat(a)}: {_hand_text(b)}")
-        elif ev == rules.EV_REDEAL:
-            who = "automatic" if a < 0 else f"called by {seat(a)}"
-            lines.append(f"  redeal {b} ({who}); new hands:")
-        elif ev == rules.EV_BID:
-            bids[a] = bid_name(b)
-            lines.append(f"  bid {seat(a)}: {bid_name(b)}" + (" (blind)" if c else ""))
-        elif ev == rules.EV_PLAY:
-            if d == 0:
+            lines.append(f"== Game {game}, hand {ev.hand_in_game + 1}: dealer {seat(ev.dealer)}")
+        elif kind == "deal":
+            lines.append(f"  {seat(ev.seat)}: {_hand_text(ev.hand)}")
+        elif kind == "redeal":
+            who = "automatic" if ev.caller < 0 else f"called by {seat(ev.caller)}"
+            lines.append(f"  redeal {ev.number} ({who}); new hands:")
+        elif kind == "bid":
+            bids[ev.seat] = bid_name(ev.bid)
+            lines.append(f"  bid {seat(ev.seat)}: {bid_name(ev.bid)}" + (" (blind)" if ev.blind else ""))
+        elif kind == "play":
+            if ev.pos == 0:
                 trick_cards = []
-            trick_cards.append(f"{SEAT_NAMES[a]} {format_card(b)}")
-        elif ev == rules.EV_TRICK:
-            won[a] += 1
-            captured[a] += [t.split()[1] for t in trick_cards if t.split()[1] in variant.prize_jacks]
-            lines.append(f"  trick {b + 1:2d}: {', '.join(trick_cards):<40s} -> {SEAT_NAMES[a]} ({format_card(c)})")
-        elif ev == rules.EV_SCORE:
-            pen = f", bag penalty {e}" if e else ""
-            jacks = f", captured {' '.join(captured[a])}" if captured[a] else ""
-            lines.append(f"  score {seat(a)}: bid {bids.get(a, '?')}, {won[a]} tricks{jacks}: "
-                         f"{b:+d} -> {c} (bags {d}{pen})")
-            if a == n - 1:
+            trick_cards.append(f"{SEAT_NAMES[ev.seat]} {format_card(ev.card)}")
+        elif kind == "trick":
+            w = ev.winner
+            won[w] += 1
+            captured[w] += [t.split()[1] for t in trick_cards if t.split()[1] in variant.prize_jacks]
+            lines.append(f"  trick {ev.trick + 1:2d}: {', '.join(trick_cards):<40s} -> {SEAT_NAMES[w]} "
+                         f"({format_card(ev.card)})")
+        elif kind == "score":
+            s = ev.seat
+            pen = f", bag penalty {ev.penalty}" if ev.penalty else ""
+            jacks = f", captured {' '.join(captured[s])}" if captured[s] else ""
+            lines.append(f"  score {seat(s)}: bid {bids.get(s, '?')}, {won[s]} tricks{jacks}: "
+                         f"{ev.delta:+d} -> {ev.score} (bags {ev.bags}{pen})")
+            if s == n - 1:
                 won = [0] * n
                 captured = [[] for _ in range(n)]
-        elif ev == rules.EV_GAME:
-            result = f"won by {seat(b)}" if b >= 0 else "unfinished (max_hands)"
-            lines.append(f"== Game {a + 1} {result} after {c} hands")
-            game = a + 2
-        elif ev == rules.EV_TOURNAMENT:
-            result = f"won by {seat(a)}" if a >= 0 else "unfinished"
-            lines.append(f"== Tournament {result} after {b} games")
+        elif kind == "game":
+            result = f"won by {seat(ev.winner)}" if ev.winner >= 0 else "unfinished (max_hands)"
+            lines.append(f"== Game {ev.game + 1} {result} after {ev.hands} hands")
+            game = ev.game + 2
+        elif kind == "tournament":
+            result = f"won by {seat(ev.winner)}" if ev.winner >= 0 else "unfinished"
+            lines.append(f"== Tournament {result} after {ev.games} games")
     return "\n".join(lines)
 
 
 def replay(unit: str, variant, table, seed: int, index: int) -> str:
     """Readable trace of record ``index`` of ``seed``."""
-    _, trace = rules.trace_record(unit, variant, table, seed, index)
-    return format_trace(trace, variant)
+    _, events = rules.trace_record(unit, variant, table, seed, index)
+    return format_trace(events, variant)

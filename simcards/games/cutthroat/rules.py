@@ -2,7 +2,8 @@
 
 One entry point, :func:`run_records`, simulates records ``start .. start+count-1`` of a
 seed for a unit (deal, game or tournament) and optionally writes a trace of every
-event (the same code path; ``trace`` has zero rows when not tracing).
+event as a named event (``EVENTS``, core/trace.py; the same code path: ``NO_TRACE``
+when not tracing).
 :func:`simulate_bid_options` (``simcards bid cutthroat``) runs the same
 :func:`play_hand` and :func:`play_game` on a given deal with one seat's bid forced.
 
@@ -11,20 +12,19 @@ tournament) shuffles from stream ``8h`` of ``(seed, i)`` and seat ``s`` decides 
 stream ``8h + 1 + s``; the first dealer comes from stream 7. So hand 0 of game ``i``
 is exactly deal ``i`` of the deal unit, and changing one seat's policy leaves the
 other seats' random draws alone.
-
-Trace rows are ``[event, a, b, c, d, e]`` (see the EV_* constants).
 """
-import numba as nb
 import numpy as np
 
+from simcards.core.jit import helper, inline, kernel
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained
 from simcards.core.errors import IllegalAnswer
+from simcards.core.trace import NO_TRACE, TraceEvents, emit, no_trace, tracing
 from simcards.core.rng import below, next_u64, stream_start
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.core.variant import NULL
 from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_B6, KIND_OF_CODE,
+    BAG_MODE, BAG_OUT_PENALTY, FIRST_LEAD, MISDEAL_CONDITION, B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, K_B6, KIND_OF_CODE,
     M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, MASKS_SIZE, MAX_SEATS, NIL,
     PHASE_BID, PHASE_BLIND, PHASE_PLAY, PHASE_REDEAL, V_B6_TRICKS, V_B6USED, V_BAG_LIMIT,
     V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_HAND_NO, V_JACKS, V_LED_SUIT, V_LEADER,
@@ -42,20 +42,21 @@ MAX_REDEALS = 1000  # simulation guard for the deficient-hand redeal
 ASK, STOP, LOOK = -1, -2, -3  # play_hand ``forced`` values other than a bid code
 
 UNIT_DEAL, UNIT_GAME, UNIT_TOURNAMENT = 0, 1, 2
-BAG_ACCUMULATE, BAG_PER_BAG, BAG_NONE = 0, 1, 2
-LEAD_LEFT, LEAD_LOWEST_CLUB = 0, 1
-MISDEAL_NONE, MISDEAL_NO_SPADES, MISDEAL_ONE_SPADE, MISDEAL_NO_FACE = 0, 1, 2, 3
 
-# trace events: [event, a, b, c, d, e]
-EV_HAND = 1    # hand number in game, dealer, 0, hand number in record
-EV_DEAL = 2    # seat, hand mask
-EV_REDEAL = 3  # seat that called it (-1: automatic), redeal number
-EV_BID = 4     # seat, bid code, blind (0/1), legal blind mask, legal open mask
-EV_PLAY = 5    # seat, card, trick, position in trick
-EV_TRICK = 6   # winner, trick, winning card
-EV_SCORE = 7   # seat, delta, score after, G after, penalty
-EV_GAME = 8    # game number, winner (-1 unfinished), hands
-EV_TOURNAMENT = 9  # winner (-1 unfinished), games
+# trace events (core/trace.py): declared once, codes EV_HAND = 1 .. in this order
+EVENTS = TraceEvents(
+    "cutthroat",
+    hand=("hand_in_game", "dealer", "hand_in_record"),
+    deal=("seat", "hand"),
+    redeal=("caller", "number"),  # caller -1: automatic
+    bid=("seat", "bid", "blind", "blind_mask", "open_mask"),  # bid code; the masks: legal blind and open bids
+    play=("seat", "card", "trick", "pos"),
+    trick=("winner", "trick", "card"),
+    score=("seat", "delta", "score", "bags", "penalty"),  # score and bag counter after the hand
+    game=("game", "winner", "hands"),  # winner -1: unfinished
+    tournament=("winner", "games"),
+)
+EVENTS.export(globals())
 
 # record columns
 PER_SEAT_DEAL = ("bid", "tricks", "delta", "bags", "jacks", "trumps", "top_trumps", "aces", "voids")
@@ -96,20 +97,7 @@ DEC_BLIND, DEC_BID, DEC_PLAY, DEC_REDEAL = 0, 1, 2, 3
 # ---------------------------------------------------------------- small rules helpers
 
 
-@nb.njit(cache=True, inline="always")
-def _emit(trace, tp, ev, a, b, c, d, e):
-    i = tp[0]
-    if i < trace.shape[0]:
-        trace[i, 0] = ev
-        trace[i, 1] = a
-        trace[i, 2] = b
-        trace[i, 3] = c
-        trace[i, 4] = d
-        trace[i, 5] = e
-    tp[0] = i + 1
-
-
-@nb.njit(cache=True, inline="always")
+@inline
 def bid_count(p, code):
     """Tricks a bid counts for in the forbidden-total rule (3.4)."""
     if code == NIL or code == B_BN:
@@ -125,7 +113,7 @@ def bid_count(p, code):
     return code
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def bid_made(p, code, t):
     """Whether a bid succeeded: at least k (ordinary, B6, SM), exactly 0/1/2 (Nil, BN, 1F, 2F)."""
     if code == NIL or code == B_BN:
@@ -141,7 +129,7 @@ def bid_made(p, code, t):
     return t >= code
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def deficit(scores, n, seat):
     """Best score among the other players minus ``seat``'s score (3.3)."""
     best = -(1 << 62)
@@ -151,7 +139,7 @@ def deficit(scores, n, seat):
     return best - scores[seat]
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_hand):
     """(blind bids, open bids) legal for ``seat`` as code masks (3.2-3.4)."""
     opened = np.uint64(0)
@@ -185,7 +173,7 @@ def bid_options(p, n, tricks, seat, is_dealer, sum_before, scores, b6used, saw_h
     return blind, opened
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def score_bid(p, code, t, jacks, g):
     """Score one player's hand (docs/games/cutthroat.md, rule 5.1): returns (delta, new G, bags added, penalty, bag-outs).
 
@@ -239,9 +227,9 @@ def score_bid(p, code, t, jacks, g):
     relief = p.jack_of_hearts_bag_relief if (jacks & prize & bit(JH)) else 0
     penalty = 0
     bagouts = 0
-    if p.bag_mode == BAG_ACCUMULATE:
+    if p.bag_mode == BAG_MODE.ACCUMULATE:
         g = max(0, g + bags - relief)
-        if p.bag_out_penalty == 0:  # per_accumulated_bag
+        if p.bag_out_penalty == BAG_OUT_PENALTY.PER_ACCUMULATED_BAG:
             if g >= p.bag_limit:
                 penalty = p.bag_penalty_per_bag * g
                 g = 0
@@ -251,7 +239,7 @@ def score_bid(p, code, t, jacks, g):
                 penalty += p.bag_penalty_per_bag * p.bag_limit
                 g -= p.bag_limit
                 bagouts += 1
-    elif p.bag_mode == BAG_PER_BAG:
+    elif p.bag_mode == BAG_MODE.PER_BAG:
         penalty = p.bag_penalty_per_bag * max(0, bags - relief)
     else:
         g = max(0, g + bags - relief)
@@ -259,19 +247,19 @@ def score_bid(p, code, t, jacks, g):
     return delta, g, bags, penalty, bagouts
 
 
-@nb.njit(cache=True)
+@helper
 def deficient(hand, condition):
     """Whether ``hand`` triggers the misdeal condition (2.4)."""
-    if condition == MISDEAL_NO_SPADES:
+    if condition == MISDEAL_CONDITION.NO_SPADES:
         return (hand & TRUMPS) == 0
-    if condition == MISDEAL_ONE_SPADE:
+    if condition == MISDEAL_CONDITION.AT_MOST_ONE_SPADE:
         return popcount(hand & TRUMPS) <= 1
-    if condition == MISDEAL_NO_FACE:
+    if condition == MISDEAL_CONDITION.NO_FACE_CARDS:
         return (hand & FACE_CARDS) == 0
     return False
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def _below32(x, n):
     """Lemire's multiply-shift: a uniform value in [0, n) from 32 random bits, or -1 to reject."""
     prod = (x & np.uint64(0xFFFFFFFF)) * np.uint64(n)
@@ -281,7 +269,7 @@ def _below32(x, n):
     return np.int64(prod >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@helper
 def _shuffle(a, m, rng):
     """Fisher-Yates shuffle of ``a[:m]`` (m < 2**32), two unbiased 32-bit draws per 64 random bits.
 
@@ -302,7 +290,7 @@ def _shuffle(a, m, rng):
                 i -= 1
 
 
-@nb.njit(cache=True)
+@helper
 def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
     """Shuffle and deal ``deck`` one card at a time from ``left_of(dealer)``.
 
@@ -333,7 +321,7 @@ def deal_hands(deck, n, dealer, known_seat, known, cards, hands, rng):
         seat += 1
 
 
-@nb.njit(cache=True)
+@helper
 def owner(hands, n, c):
     """Seat holding card ``c``."""
     for s in range(n):
@@ -345,9 +333,9 @@ def owner(hands, n, c):
 # ---------------------------------------------------------------- one hand
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_hand,
-              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp,
+              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace,
               forced, do_deal):
     """Deal, bid, play and score one hand; update scores, bags, B6 uses in place.
 
@@ -373,7 +361,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     for s in range(n):
         rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(8 * hand_no + 1 + s))
 
-    _emit(trace, tp, 1, game_hand, dealer, 0, hand_no, 0)
+    emit(trace, EV_HAND, game_hand, dealer, hand_no, 0, 0)
     # view: public state at the start of the hand
     view[V_N] = n
     view[V_DEALER] = dealer
@@ -416,14 +404,14 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     if not do_deal:
         for s in range(n):
             out[H_MADE, s] = 0
-            _emit(trace, tp, 2, s, np.int64(hands[s]), 0, 0, 0)
+            emit(trace, EV_DEAL, s, np.int64(hands[s]), 0, 0, 0)
     while do_deal:
         deal_hands(deck, n, dealer, -1, np.uint64(0), cards, hands, deal_rng)
         for s in range(n):
             out[H_MADE, s] = 0
         for s in range(n):
-            _emit(trace, tp, 2, s, np.int64(hands[s]), 0, 0, 0)
-        if p.misdeal_condition == MISDEAL_NONE or redeals >= MAX_REDEALS:
+            emit(trace, EV_DEAL, s, np.int64(hands[s]), 0, 0, 0)
+        if p.misdeal_condition == MISDEAL_CONDITION.NONE or redeals >= MAX_REDEALS:
             break
         caller = -2
         for i in range(n):
@@ -449,7 +437,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         if caller == -2:
             break
         redeals += 1
-        _emit(trace, tp, 3, caller, redeals, 0, 0, 0)
+        emit(trace, EV_REDEAL, caller, redeals, 0, 0, 0)
     for s in range(n):
         dealt[s] = hands[s]
 
@@ -489,14 +477,14 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
             is_blind = 1 if (code == B_B6 or code == B_BN) else 0  # only a forced bid is not blind here
             if code == B_B6:
                 b6used[s] += 1
-        _emit(trace, tp, 4, s, code, is_blind, np.int64(blind), np.int64(opened))
+        emit(trace, EV_BID, s, code, is_blind, np.int64(blind), np.int64(opened))
         out[H_BID, s] = code
         view[V_BID + s] = code
         bid_sum += bid_count(p, code)
 
     # first leader (4.1)
     forced = -1
-    if p.first_lead == LEAD_LOWEST_CLUB:
+    if p.first_lead == FIRST_LEAD.LOWEST_CLUB:
         clubs = np.uint64(0)
         for s in range(n):
             if s != sitout:
@@ -517,7 +505,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     played_all = np.uint64(0)
     prize = np.uint64(p.prize_jacks)
     view[V_PHASE] = PHASE_PLAY
-    tracing = trace.shape[0] > 0
+    traced = tracing(trace)
     for trick in range(tricks_total):
         out_seat = sitout if trick == 0 else -1
         nplay = n - 1 if out_seat >= 0 else n
@@ -559,8 +547,8 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
                 c = lowest_card(legal)
             b = bit(c)
             hands[seat] = hand & ~b
-            if tracing:
-                _emit(trace, tp, 5, seat, c, trick, pos, 0)
+            if traced:
+                emit(trace, EV_PLAY, seat, c, trick, pos, 0)
             if pos == 0:
                 led = 3 if (b & TRUMPS) else c // 13
                 view[V_LED_SUIT] = led
@@ -588,7 +576,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         view[V_TRICKS + best_seat] += 1
         view[V_JACKS + best_seat] = out[H_JACKS, best_seat]
         masks[M_TRICK] = np.uint64(0)
-        _emit(trace, tp, 6, best_seat, trick, best, 0, 0)
+        emit(trace, EV_TRICK, best_seat, trick, best, 0, 0)
         leader = best_seat
 
     # scoring (5.1): every player independently
@@ -602,7 +590,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         out[H_MADE, s] = bid_made(p, code, out[H_TRICKS, s])
         scores[s] += delta
         bags[s] = g
-        _emit(trace, tp, 7, s, delta, scores[s], g, penalty)
+        emit(trace, EV_SCORE, s, delta, scores[s], g, penalty)
     return first_leader, redeals
 
 
@@ -611,7 +599,7 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
 TIED_AT_TARGET = -2
 
 
-@nb.njit(cache=True)
+@helper
 def game_winner(scores, n, target):
     """5.7: the seat alone on the highest score if it is >= target; -2 if shared at the target, else -1."""
     top = scores[0]
@@ -629,7 +617,7 @@ def game_winner(scores, n, target):
 
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def _features(row, col, seat, hand):
     """Hand features at the deal: trumps, top trumps, side aces, void side suits."""
     row[col + 5 * MAX_SEATS + seat] = popcount(hand & TRUMPS)
@@ -642,9 +630,9 @@ def _features(row, col, seat, hand):
     row[col + 8 * MAX_SEATS + seat] = voids
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_no, dealer,
-              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, hands_before, forced):
+              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, hands_before, forced):
     """Play one game from ``dealer``; returns (winner or -1, hands played, next dealer, next hand_no).
 
     ``row`` (may be empty) receives the game record columns. With ``hands_before`` 0 the
@@ -672,7 +660,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     played = hands_before
     while played < p.max_hands:
         play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, played,
-                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace, tp,
+                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace,
                   forced, True)
         played += 1
         hand_no += 1
@@ -692,7 +680,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
         if record and winner == TIED_AT_TARGET:
             row[5] += 1
         winner = -1
-    _emit(trace, tp, 8, game_no, winner, played, 0, 0)
+    emit(trace, EV_GAME, game_no, winner, played, 0, 0)
     if record:
         row[0] = winner
         row[1] = played
@@ -703,7 +691,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     return winner, played, dealer, hand_no
 
 
-@nb.njit(cache=True)
+@helper
 def _first_dealer(p, n, seed, index, rng):
     """``first_dealer``, or a seat drawn from stream 7 of the record (``rng`` is scratch)."""
     if p.first_dealer >= 0:
@@ -712,12 +700,12 @@ def _first_dealer(p, n, seed, index, rng):
     return below(rng, n)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start, count, out_rows, trace):
     """Simulate records ``start .. start+count-1`` of ``seed`` into ``out_rows`` [count, ncols].
 
-    ``trace`` (int64 [rows, 6]) receives the events of the records while it has room;
-    returns the number of trace rows wanted (more than its length if it overflowed).
+    ``trace`` (a core/trace.py buffer, ``NO_TRACE`` when not tracing) receives the events
+    of the records (``EVENTS``).
     """
     p = p_arr[0]
     n = form[0]
@@ -731,7 +719,6 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
     state = np.zeros((3, MAX_SEATS), np.int64)
     tokens = np.zeros(MAX_SEATS, np.int64)
     no_row = np.zeros(0, np.int64)
-    tp = np.zeros(1, np.int64)
     ask = np.full(MAX_SEATS, ASK, np.int64)
     for r in range(count):
         index = start + r
@@ -748,7 +735,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             b6used[:] = 0
             leader, redeals = play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0,
                                         dealer, scores, bags, b6used, tokens, hands, dealt, out, view,
-                                        masks, rngs, cards, trace, tp, ask, True)
+                                        masks, rngs, cards, trace, ask, True)
             row[0] = dealer
             row[1] = leader
             row[2] = redeals
@@ -768,7 +755,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
                 _features(row, D_SEAT0, s, dealt[s])
         elif unit == UNIT_GAME:
             play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0, dealer,
-                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, 0, ask)
+                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, 0, ask)
         else:
             row[:] = 0
             row[3] = dealer
@@ -778,7 +765,7 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             while True:
                 winner, played, dealer, hand_no = play_game(
                     p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, games, dealer,
-                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, tp, 0, ask)
+                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, 0, ask)
                 games += 1
                 if winner < 0:
                     break
@@ -786,49 +773,42 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
                 if tokens[winner] >= p.tournament_wins:
                     champion = winner
                     break
-            _emit(trace, tp, 9, champion, games, 0, 0, 0)
+            emit(trace, EV_TOURNAMENT, champion, games, 0, 0, 0)
             row[0] = champion
             row[1] = games
             row[2] = hand_no
             for s in range(MAX_SEATS):
                 row[T_SEAT0 + s] = tokens[s] if s < n else -1
-    return tp[0]
 
 
 # ---------------------------------------------------------------- Python entry points
 
 UNIT_CODES = {"deal": UNIT_DEAL, "game": UNIT_GAME, "tournament": UNIT_TOURNAMENT}
-_NO_TRACE = np.zeros((0, 6), np.int64)
 
 
 def _run(unit, variant, table, seed, start, count, trace):
     from simcards.core.errors import kernel_errors
     from simcards.games.cutthroat.policies import DECISIONS, FORMATS
-    from simcards.games.cutthroat.variant import form_array, packed
+    from simcards.games.cutthroat.variant import form_array
 
     out = np.zeros((count, len(UNIT_COLUMNS[UNIT_CODES[unit]])), np.int64)
     with kernel_errors("cutthroat", DECISIONS, table, formats=FORMATS,
                        where=f"seed {seed}, records {start}..{start + count - 1}"):
-        wanted = run_records(UNIT_CODES[unit], packed(variant), form_array(variant), table["blind"],
-                             table["bid"], table["play"], table["redeal"], int(seed), int(start),
-                             int(count), out, trace)
-    return out, wanted
+        run_records(UNIT_CODES[unit], variant.to_params(), form_array(variant), table["blind"],
+                    table["bid"], table["play"], table["redeal"], int(seed), int(start),
+                    int(count), out, trace)
+    return out
 
 
 def simulate(unit, variant, table, seed, start, count):
     """Records ``start .. start+count-1`` of ``seed`` as an int64 array [count, ncols]."""
-    return _run(unit, variant, table, seed, start, count, _NO_TRACE)[0]
+    return _run(unit, variant, table, seed, start, count, NO_TRACE)
 
 
 def trace_record(unit, variant, table, seed, index):
-    """(record row, trace rows [events, 6]) of record ``index``: every deal, bid, card and score."""
-    size = 4096
-    while True:
-        buf = np.zeros((size, 6), np.int64)
-        out, wanted = _run(unit, variant, table, seed, index, 1, buf)
-        if wanted <= size:
-            return out[0], buf[:wanted]
-        size = int(wanted)
+    """(record row, its ``EVENTS`` as named tuples) of record ``index``: every deal, bid, card and score."""
+    out, events = EVENTS.collect(lambda trace: _run(unit, variant, table, seed, index, 1, trace))
+    return out[0], events
 
 
 # ---------------------------------------------------------------- hand odds (simcards bid cutthroat)
@@ -843,7 +823,7 @@ MAX_TRIES = 100_000  # deals tried per record before "no deal satisfies ..."
 E_CONSTRAINTS, E_ACCEPT, E_PRIOR, E_REPLAY, E_MISDEAL = 1, 2, 3, 4, 5
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, deck_cards, fixed, sizes,
                          min_len, max_len, seat, dealer, prior, options, slots, scores0, bags0, b6used0,
                          play_out, seed, start, count, out, err):
@@ -883,13 +863,11 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
     tokens = np.zeros(MAX_SEATS, np.int64)
     forced = np.full(MAX_SEATS, ASK, np.int64)
     no_row = np.zeros(0, np.int64)
-    no_trace = np.zeros((0, 6), np.int64)
-    tp = np.zeros(1, np.int64)
     nf = len(ODDS_FIELDS)
     checks = False
     for s in range(n):
         checks = checks or prior[s] >= 0
-    automatic_redeal = p.misdeal_condition != MISDEAL_NONE and not p.misdeal_optional
+    automatic_redeal = p.misdeal_condition != MISDEAL_CONDITION.NONE and not p.misdeal_optional
     for i in range(count):
         index = start + i
         deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(ODDS_DEAL_STREAM))
@@ -922,7 +900,7 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
                 forced[seat] = STOP
                 play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
                           state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
-                          cards, no_trace, tp, forced, False)
+                          cards, no_trace(), forced, False)
                 for s in range(n):
                     hands[s] = scratch[s]
                     if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
@@ -945,7 +923,7 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
             forced[seat] = options[j]
             play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
                       state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
-                      cards, no_trace, tp, forced, False)
+                      cards, no_trace(), forced, False)
             for s in range(n):  # the check above saw the same hands, view and streams
                 if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
                     err[0] = E_REPLAY
@@ -965,7 +943,7 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
                     forced[seat] = ASK
                     winner, _, _, _ = play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 1, 0,
                                                 (dealer + 1) % n, tokens, no_row, state, hands, dealt, hand_out,
-                                                view, masks, rngs, cards, no_trace, tp, 1, forced)
+                                                view, masks, rngs, cards, no_trace(), 1, forced)
                 if winner >= 0:
                     win = 1 if winner == seat else 0
             out[i, base + 4] = win

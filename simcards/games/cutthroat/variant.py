@@ -77,6 +77,12 @@ class CutthroatVariant(Variant):
     first_dealer: int | str = param("random", kind="seat", seats=5, help="First dealer: seat or random.")
     max_hands: int = param(1000, min=1, help="Simulation guard: hands before a game counts as unfinished.")
 
+    def derived(self) -> dict:
+        """The per-form defaults of the parameters left null (packed by ``to_params``)."""
+        f = form_of(self)
+        return {"shoot_moon_min_tricks": f.shoot_moon_min_tricks, "max_ordinary_bid": f.max_ordinary_bid,
+                "first_lead": f.first_lead}
+
     def check(self) -> None:
         n, j = self.num_players, self.jokers
         if j not in (0, 2, 3):
@@ -139,13 +145,8 @@ def form_of(v: CutthroatVariant) -> Form:
 
 
 def packed(v: CutthroatVariant) -> np.ndarray:
-    """``v.to_params()`` with every derived (null) default replaced by its resolved value."""
-    f = form_of(v)
-    p = v.to_params()
-    p[0]["shoot_moon_min_tricks"] = f.shoot_moon_min_tricks
-    p[0]["max_ordinary_bid"] = f.max_ordinary_bid
-    p[0]["first_lead"] = FIRST_LEAD_CHOICES.index(f.first_lead)
-    return p
+    """``v.to_params()``: the derived (null) defaults are resolved by :meth:`CutthroatVariant.derived`."""
+    return v.to_params()
 
 
 def form_array(v: CutthroatVariant) -> np.ndarray:

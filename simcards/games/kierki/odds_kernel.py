@@ -6,10 +6,10 @@ once per trump option with the same policy stream (common random numbers), and
 record the chooser's tricks. The play itself is ``rules.play_tricks``, the normal
 kernel's trick engine, so the normal kernels are untouched.
 """
-import numba as nb
 import numpy as np
 from numba import types
 
+from simcards.core.jit import kernel
 from simcards.core.cards import SUIT_MASKS
 from simcards.core.deal import ACCEPT_SIG, deal_constrained
 from simcards.core.rng import stream_start
@@ -26,7 +26,7 @@ ODDS_SIG = types.int64(types.int64[:], types.int64[:, :], types.int64[:, :], typ
                        types.int64[:, :])
 
 
-@nb.njit(ODDS_SIG, cache=True, nogil=True)
+@kernel(ODDS_SIG)
 def simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, fixed, min_len, max_len,
                            accept, chooser, dealer, leader, seen, options, seed, start, count, out):
     """Fill ``out`` (one row per record) and return ``OK``, ``NO_DEAL`` or ``NOT_ACCEPTED``.
@@ -49,7 +49,7 @@ def simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, play_funcs, trump
     rng = np.zeros(1, np.uint64)
     state = np.zeros(1, np.uint64)
     no_script = np.full(1, -1, np.int64)
-    no_trace = np.zeros((1, R.TRACE_WIDTH), np.int64)
+    no_trace = np.zeros((0, R.TRACE_WIDTH), np.int64)  # not tracing
     n_opt = options.shape[0]
     for r in range(count):
         index = start + r

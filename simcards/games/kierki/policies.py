@@ -48,10 +48,10 @@ Policies see only what section 10.1 allows: their own hand and public play.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from numba import types
 
+from simcards.core.jit import helper, policy
 from simcards.core.cards import bit, format_card, highest_card, lowest_card, popcount, SUIT_MASKS
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below, random_card_of
@@ -87,13 +87,11 @@ SUIT_ORDER = (3, 2, 1, 0)  # canonical tie-break order S, H, D, C
 _SM = SUIT_MASKS
 _ALL = np.uint64((1 << 52) - 1)
 
-_jit = nb.njit(SIG, cache=True, nogil=True)
-_helper = nb.njit(cache=True, nogil=True)
 
 
 # ---------------------------------------------------------------- small helpers
 
-@_helper
+@helper
 def beats(c, w, trump):
     """Does card ``c`` beat the currently winning card ``w``?"""
     sc, sw = c // 13, w // 13
@@ -102,7 +100,7 @@ def beats(c, w, trump):
     return sc == sw and c > w
 
 
-@_helper
+@helper
 def winners_in(mask, w, trump):
     """Cards of ``mask`` that would beat ``w``."""
     out = np.uint64(0)
@@ -117,12 +115,12 @@ def winners_in(mask, w, trump):
 
 # ---------------------------------------------------------------- random
 
-@_jit
+@policy(SIG)
 def random_play(info, masks, rng):
     return random_card_of(masks[M_LEGAL], rng)
 
 
-@_jit
+@policy(SIG)
 def random_trump(info, masks, rng):
     allowed = info[T_ALLOWED]
     n = popcount(np.uint64(allowed))
@@ -135,14 +133,14 @@ def random_trump(info, masks, rng):
     return -1
 
 
-@_jit
+@policy(SIG)
 def random_lottery(info, masks, rng):
     return random_card_of(masks[M_LEGAL], rng)
 
 
 # ---------------------------------------------------------------- negative deals: duck and dump
 
-@_helper
+@helper
 def _danger(info, c, ah_bonus):
     d = -info[I_PEN + c]
     if ah_bonus and c == 38 and info[I_PEN + 37] != 0:  # AH can capture the KH
@@ -150,7 +148,7 @@ def _danger(info, c, ah_bonus):
     return d
 
 
-@_helper
+@helper
 def _void_others(masks, me, s):
     """How many other seats are known to be void in suit ``s``."""
     v = masks[M_VOIDS]
@@ -161,7 +159,7 @@ def _void_others(masks, me, s):
     return n
 
 
-@_helper
+@helper
 def _ruff_threat(masks, me, s, trump):
     """Is another seat known void in ``s`` but not known void in trumps?"""
     v = masks[M_VOIDS]
@@ -171,7 +169,7 @@ def _ruff_threat(masks, me, s, trump):
     return False
 
 
-@_helper
+@helper
 def _harmless_trick(info):
     """A trick that costs nothing to win and whose winner does not lead a penalised trick.
 
@@ -183,7 +181,7 @@ def _harmless_trick(info):
     return True
 
 
-@_helper
+@helper
 def _later_all_void(info, masks, s):
     """Are all players still to play in this trick known to be void in suit ``s``?"""
     me = info[I_SEAT]
@@ -194,7 +192,7 @@ def _later_all_void(info, masks, s):
     return True
 
 
-@_helper
+@helper
 def _negative_play(info, masks, careful):
     """duck_and_dump (section 10.3); ``careful`` adds void tracking and card counting."""
     hand, legal, played = masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED]
@@ -262,7 +260,7 @@ def _negative_play(info, masks, careful):
     return best
 
 
-@_helper
+@helper
 def _canon_before(a, b):
     """Is ``a`` before ``b`` in suit order S, H, D, C (same rank)?"""
     return a // 13 > b // 13
@@ -270,7 +268,7 @@ def _canon_before(a, b):
 
 # ---------------------------------------------------------------- trump deals: greedy tricks
 
-@_helper
+@helper
 def _masters(hand, played, s):
     """Own cards of suit ``s`` that are the highest unplayed card of the suit."""
     others = _SM[s] & ~played & ~hand
@@ -281,7 +279,7 @@ def _masters(hand, played, s):
     return mine & ~((bit(top) << np.uint64(1)) - np.uint64(1)) if top >= 0 else mine
 
 
-@_helper
+@helper
 def _trump_play(info, masks, careful):
     hand, legal, played = masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED]
     trump = info[I_TRUMP]
@@ -349,14 +347,14 @@ def _trump_play(info, masks, careful):
     return lowest_card(side & _SM[best_s])
 
 
-@_jit
+@policy(SIG)
 def basic_play(info, masks, rng):
     if info[I_DEAL_TYPE] == TRUMPS_CODE:
         return _trump_play(info, masks, False)
     return _negative_play(info, masks, False)
 
 
-@_jit
+@policy(SIG)
 def expert_play(info, masks, rng):
     if info[I_DEAL_TYPE] == TRUMPS_CODE:
         return _trump_play(info, masks, True)
@@ -365,7 +363,7 @@ def expert_play(info, masks, rng):
 
 # ---------------------------------------------------------------- trump choice
 
-@_helper
+@helper
 def _choose_trump(info, seen, len_weight):
     allowed = info[T_ALLOWED]
     best, best_key = -1, -1
@@ -392,13 +390,13 @@ def _choose_trump(info, seen, len_weight):
     return best
 
 
-@_jit
+@policy(SIG)
 def basic_trump(info, masks, rng):
     """longest_then_honours: most cards, then honours A4 K3 Q2 J1, then S H D C."""
     return _choose_trump(info, masks[0], 100)
 
 
-@_jit
+@policy(SIG)
 def expert_trump(info, masks, rng):
     """5 x count + honour points (measured better than the rules' 2 x count `strongest`)."""
     return _choose_trump(info, masks[0], 5)
@@ -406,7 +404,7 @@ def expert_trump(info, masks, rng):
 
 # ---------------------------------------------------------------- lottery
 
-@_helper
+@helper
 def _pos(c, ace_high):
     r = c % 13
     if ace_high:
@@ -414,7 +412,7 @@ def _pos(c, ace_high):
     return 0 if r == 12 else r + 1
 
 
-@_helper
+@helper
 def _beyond(info, hand, c):
     """Own cards of c's suit further out in the direction c extends its row."""
     s = c // 13
@@ -434,7 +432,7 @@ def _beyond(info, hand, c):
     return k
 
 
-@_helper
+@helper
 def _unlocks(info, masks, c):
     """Unseen cards (not ours, not on the layout) that playing ``c`` makes playable."""
     s = c // 13
@@ -454,7 +452,7 @@ def _unlocks(info, masks, c):
     return k
 
 
-@_helper
+@helper
 def _lottery_pick(info, masks, blocker):
     hand, legal = masks[M_HAND], masks[M_LEGAL]
     best, best_key = -1, -(1 << 40)
@@ -476,13 +474,13 @@ def _lottery_pick(info, masks, blocker):
     return best
 
 
-@_jit
+@policy(SIG)
 def basic_lottery(info, masks, rng):
     """chain: keep own later plays open (largest `beyond`), prefer non-openers."""
     return _lottery_pick(info, masks, False)
 
 
-@_jit
+@policy(SIG)
 def expert_lottery(info, masks, rng):
     """blocker: unlock as few unseen cards as possible, hold back 7s; ties by chain."""
     return _lottery_pick(info, masks, True)

@@ -22,50 +22,53 @@ def format_hand(mask: int) -> str:
 
 
 def trace_events(trace: np.ndarray) -> np.ndarray:
-    """The used rows of a trace buffer."""
-    return trace[1:trace[0, 0] + 1]
+    """The used rows ``[event, a .. e]`` of a trace buffer (ValueError if it overflowed)."""
+    R.EVENTS.read(trace)  # checks the buffer held every event
+    return R.EVENTS.rows(trace)
 
 
 def run_trace(unit, variant, table, seed, index):
-    """(record, events) of record ``index`` with its full trace."""
-    buf = R.trace_buffer(variant, unit)
-    rec = R.run_records(unit, variant, table, seed, index, 1, trace=buf)[0]
-    return rec, trace_events(buf)
+    """(record, named events ``R.EVENTS``) of record ``index`` with its full trace."""
+    out, events = R.EVENTS.collect(lambda buf: R.run_records(unit, variant, table, seed, index, 1, trace=buf),
+                                   rows=R.trace_buffer(variant, unit).shape[0])
+    return out[0], events
 
 
-def format_events(events: np.ndarray) -> list[str]:
+def format_events(events) -> list[str]:
+    """Text lines of a record's named trace events (``R.EVENTS.read``)."""
     lines: list[str] = []
     totals = np.zeros(4, np.int64)
     trick: list[str] = []
     deal_type = 0
-    for ev, a, b, c, d, _ in events:
-        if ev == R.EV_DEAL:
-            deal_type = b
-            first = f", {SEATS[d]} leads" if d >= 0 else ""
+    for ev in events:
+        kind = ev.kind
+        if kind == "deal":
+            deal_type = ev.type
+            first = f", {SEATS[ev.first]} leads" if ev.first >= 0 else ""
             lines.append("")
-            lines.append(f"Deal {a}: {DEAL_TYPES[b]}, dealer {SEATS[c]}{first}")
-        elif ev == R.EV_HAND:
-            lines.append(f"  {SEATS[a]}  {format_hand(b)}")
-        elif ev == R.EV_TRUMP:
-            seen = " ".join(format_card(x) for x in cards_of(int(c)))
-            what = "no trumps" if b < 0 else f"trumps {SUIT_NAMES[b]}"
-            lines.append(f"  {SEATS[a]} sees [{seen}] and announces {what}")
-        elif ev == R.EV_PLAY:
+            lines.append(f"Deal {ev.deal_no}: {DEAL_TYPES[ev.type]}, dealer {SEATS[ev.dealer]}{first}")
+        elif kind == "hand":
+            lines.append(f"  {SEATS[ev.seat]}  {format_hand(ev.hand)}")
+        elif kind == "trump":
+            seen = " ".join(format_card(x) for x in cards_of(int(ev.seen)))
+            what = "no trumps" if ev.suit < 0 else f"trumps {SUIT_NAMES[ev.suit]}"
+            lines.append(f"  {SEATS[ev.chooser]} sees [{seen}] and announces {what}")
+        elif kind == "play":
             if deal_type == R.LOTTERY:
-                lines.append(f"  turn {c + 1}: {SEATS[a]} plays {format_card(b)}")
+                lines.append(f"  turn {ev.trick + 1}: {SEATS[ev.seat]} plays {format_card(ev.card)}")
             else:
-                trick.append(f"{SEATS[a]} {format_card(b)}")
-        elif ev == R.EV_PASS:
-            lines.append(f"  turn {b + 1}: {SEATS[a]} passes")
-        elif ev == R.EV_TRICK:
-            lines.append(f"  trick {a:2d}: {', '.join(trick)}  -> {SEATS[b]} {c:+d}")
+                trick.append(f"{SEATS[ev.seat]} {format_card(ev.card)}")
+        elif kind == "pass":
+            lines.append(f"  turn {ev.turn + 1}: {SEATS[ev.seat]} passes")
+        elif kind == "trick":
+            lines.append(f"  trick {ev.trick:2d}: {', '.join(trick)}  -> {SEATS[ev.winner]} {ev.charge:+d}")
             trick = []
-        elif ev == R.EV_OUT:
-            lines.append(f"  {SEATS[a]} is out, place {b}: {c:+d}")
-        elif ev == R.EV_EARLY:
-            lines.append(f"  early stop after trick {a}: every penalty card is taken")
-        elif ev == R.EV_SCORE:
-            pts = np.array([a, b, c, d])
+        elif kind == "out":
+            lines.append(f"  {SEATS[ev.seat]} is out, place {ev.place}: {ev.award:+d}")
+        elif kind == "early":
+            lines.append(f"  early stop after trick {ev.tricks}: every penalty card is taken")
+        elif kind == "score":
+            pts = np.array([ev.s0, ev.s1, ev.s2, ev.s3])
             totals += pts
             lines.append("  scores: " + "  ".join(f"{SEATS[s]} {pts[s]:+d}" for s in range(4))
                          + "   totals: " + "  ".join(f"{SEATS[s]} {totals[s]:+d}" for s in range(4)))

@@ -16,19 +16,22 @@ Randomness: deal ``k`` (0-based) of record ``index`` uses stream ``4k`` for the
 shuffle and ``4k+1`` for policy choices (section 10.2), so early stop or a policy
 change in one deal never alters another deal's cards.
 
-Traces: when ``trace`` has more than one row, every event is appended as a row of
-``TRACE_WIDTH`` ints (``trace[0, 0]`` counts rows used); see ``EV_*`` and replay.py.
+Traces: every move is emitted as a named event (``EVENTS``, core/trace.py) into the
+trace buffer; ``NO_TRACE`` when not tracing. replay.py reads them.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from numba import types
 
+from simcards.core.jit import helper, kernel
 from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
 from simcards.core.errors import IllegalAnswer, kernel_errors
+from simcards.core.trace import NO_TRACE, WIDTH, TraceEvents, emit
 from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.policy import Layout
 from simcards.games.kierki import policies as P
+from simcards.games.kierki.variant import KierkiVariant
 
 # decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
 DEC_PLAY, DEC_TRUMP, DEC_LOTTERY = 0, 1, 2
@@ -41,14 +44,17 @@ AH = HEARTS * 13 + 12
 HEART_MASK = SUIT_MASKS[HEARTS]
 _SM = SUIT_MASKS
 
-# cfg indices
-(C_HEART_RULE, C_RESTRICTED, C_KH_FORCED, C_EARLY_STOP, C_TRUMP_CHOOSER, C_CHOICE_CARDS, C_ALLOW_NT,
- C_DISTINCT, C_TRUMP_LEADER, C_OBLIGATION, C_LOT_FIRST, C_LOT_OPEN, C_LOT_BASE, C_LOT_ACE, C_N_AWARDS,
- C_AWARD0, C_AWARD1, C_AWARD2, C_FIRST_DEALER, C_DEAL_TYPE) = range(20)
-CFG_LEN = 20
-HL_ONLY_HEARTS_LEFT, HL_UNTIL_BROKEN, HL_UNRESTRICTED = 0, 1, 2
-KHF_OFF, KHF_WHEN_VOID, KHF_WHEN_BEATEN = 0, 1, 2
-OB_NONE, OB_MUST_TRUMP, OB_MUST_OVERTRUMP = 0, 1, 2
+# the settings row ``cfg`` the kernels read, declared once: offsets C_* are generated
+CFG = Layout("kierki cfg",
+             heart_rule=1, restricted=1, kh_forced=1, early_stop=1, trump_chooser=1, choice_cards=1,
+             allow_nt=1, distinct=1, trump_leader=1, obligation=1, lot_first=1, lot_open=1, lot_base=1,
+             lot_ace=1, n_awards=1, award0=1, award1=1, award2=1, first_dealer=1, deal_type=1)
+CFG.export(globals(), "C_", size="CFG_LEN")
+# enum parameters as named constants (their packed values)
+(HEART_LEAD_RULE, KING_OF_HEARTS_FORCED, TRUMP_OBLIGATION, TRUMP_CHOOSER, TRUMP_LEADER,
+ LOTTERY_FIRST_PLAYER) = (KierkiVariant.choice_enum(name) for name in (
+    "heart_lead_rule", "king_of_hearts_forced", "trump_obligation", "trump_chooser", "trump_leader",
+    "lottery_first_player"))
 
 # per-deal result (also the `deal` unit's record layout)
 (R_TYPE, R_DEALER, R_FIRST) = range(3)
@@ -58,42 +64,29 @@ R_SEVENS, R_PLACE = 15, 19
 R_TRICKS_PLAYED, R_TURNS = 23, 24
 RES_LEN = 25
 
-# trace events: row = [event, a, b, c, d, e]
-TRACE_WIDTH = 6
-EV_DEAL = 1      # deal_no, type, dealer, first player
-EV_HAND = 2      # seat, hand mask
-EV_TRUMP = 3     # chooser, suit (-1 none), seen mask, allowed bits
-EV_PLAY = 4      # seat, card, trick number (lottery: turn), legal mask
-EV_TRICK = 5     # trick number, winner, charge
-EV_PASS = 6      # seat, turn
-EV_OUT = 7       # seat, place, award
-EV_SCORE = 8     # s0, s1, s2, s3
-EV_EARLY = 9     # tricks played before an early stop
+# trace events (core/trace.py): declared once, codes EV_DEAL = 1 .. in this order
+EVENTS = TraceEvents(
+    "kierki",
+    deal=("deal_no", "type", "dealer", "first"),  # first: first player (-1 in the lottery)
+    hand=("seat", "hand"),
+    trump=("chooser", "suit", "seen", "allowed"),  # suit -1: no trumps; seen: mask; allowed: bits
+    play=("seat", "card", "trick", "legal"),  # trick: the trick number (lottery: the turn); legal: mask
+    trick=("trick", "winner", "charge"),
+    **{"pass": ("seat", "turn")},
+    out=("seat", "place", "award"),
+    score=("s0", "s1", "s2", "s3"),
+    early=("tricks",),  # tricks played before an early stop
+)
+EVENTS.export(globals())
+TRACE_WIDTH = WIDTH
 
 FT = types.FunctionType(P.SIG)
 FUNCS = types.UniTuple(FT, 4)
-_jit = nb.njit(cache=True, nogil=True)
-
-
-@_jit
-def _trace(trace, ev, a, b, c, d, e):
-    if trace.shape[0] <= 1:
-        return
-    n = trace[0, 0] + 1
-    if n >= trace.shape[0]:
-        raise ValueError("kierki trace buffer too small")
-    trace[n, 0] = ev
-    trace[n, 1] = a
-    trace[n, 2] = b
-    trace[n, 3] = c
-    trace[n, 4] = d
-    trace[n, 5] = e
-    trace[0, 0] = n
 
 
 # ---------------------------------------------------------------- dealing
 
-@_jit
+@helper
 def deal_hands(deck, rng, dealer, hands):
     """Shuffle ``deck`` (52 cards) in place and deal it with the canonical map."""
     for i in range(52):
@@ -102,7 +95,7 @@ def deal_hands(deck, rng, dealer, hands):
     hands_from_deck(deck, dealer, hands)
 
 
-@_jit
+@helper
 def deal_with_known(deck, rng, dealer, seat, known, hands):
     """Deal with ``known`` cards fixed in ``seat``'s hand and the rest shuffled around them.
 
@@ -130,7 +123,7 @@ def deal_with_known(deck, rng, dealer, seat, known, hands):
     hands_from_deck(deck, dealer, hands)
 
 
-@_jit
+@helper
 def hands_from_deck(deck, dealer, hands):
     """The canonical dealing map of section 1.2: ``deck[i]`` goes to seat ``(dealer+1+i) % 4``."""
     for s in range(4):
@@ -139,7 +132,7 @@ def hands_from_deck(deck, dealer, hands):
         hands[(dealer + 1 + i) % 4] |= bit(deck[i])
 
 
-@_jit
+@helper
 def first_cards(deck, dealer, seat, k):
     """Mask of the first ``k`` cards ``seat`` receives under the canonical map."""
     m = np.uint64(0)
@@ -152,13 +145,13 @@ def first_cards(deck, dealer, seat, k):
 
 # ---------------------------------------------------------------- trick play
 
-@_jit
+@helper
 def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_before):
     """Legal cards (Appendix A ``legal_trick_cards``); ``first_card`` -1 when leading."""
     if first_card < 0:
-        if (cfg[C_RESTRICTED] >> deal_type) & 1 and cfg[C_HEART_RULE] != HL_UNRESTRICTED:
+        if (cfg[C_RESTRICTED] >> deal_type) & 1 and cfg[C_HEART_RULE] != HEART_LEAD_RULE.UNRESTRICTED:
             non_hearts = hand & ~HEART_MASK
-            lifted = cfg[C_HEART_RULE] == HL_UNTIL_BROKEN and hearts_before
+            lifted = cfg[C_HEART_RULE] == HEART_LEAD_RULE.UNTIL_BROKEN and hearts_before
             if non_hearts and not lifted:
                 return non_hearts
         return hand
@@ -166,15 +159,15 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_befo
     same = hand & _SM[led]
     kh_applies = (deal_type == NO_KING_OF_HEARTS or deal_type == ROBBER) and (hand & bit(KH)) != 0
     if same:
-        if kh_applies and cfg[C_KH_FORCED] == KHF_WHEN_BEATEN and led == HEARTS and (trick_mask & bit(AH)):
+        if kh_applies and cfg[C_KH_FORCED] == KING_OF_HEARTS_FORCED.WHEN_VOID_OR_BEATEN and led == HEARTS and (trick_mask & bit(AH)):
             return bit(KH)
         return same
-    if kh_applies and cfg[C_KH_FORCED] != KHF_OFF:
+    if kh_applies and cfg[C_KH_FORCED] != KING_OF_HEARTS_FORCED.OFF:
         return bit(KH)
-    if deal_type == TRUMPS and trump >= 0 and cfg[C_OBLIGATION] != OB_NONE:
+    if deal_type == TRUMPS and trump >= 0 and cfg[C_OBLIGATION] != TRUMP_OBLIGATION.NONE:
         trumps = hand & _SM[trump]
         if trumps:
-            if cfg[C_OBLIGATION] == OB_MUST_OVERTRUMP:
+            if cfg[C_OBLIGATION] == TRUMP_OBLIGATION.MUST_OVERTRUMP:
                 played = trick_mask & _SM[trump]
                 if played:
                     top = bit(highest_card(played))
@@ -185,7 +178,7 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_befo
     return hand
 
 
-@_jit
+@helper
 def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
                 funcs, rng, info, masks, totals, res, script, trace):
     """Play the tricks of one negative or trump deal; scores and tricks go to ``res``.
@@ -240,7 +233,7 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
                 card = funcs[seat](info, masks, rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_PLAY, seat, card)  # (or a test's script did)
-            _trace(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
+            emit(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
             b = bit(card)
             hands[seat] = hand ^ b
             trick_mask |= b
@@ -261,21 +254,21 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
         res[R_SCORE + win_seat] += charge
         res[R_TRICKS + win_seat] += 1
         info[P.I_DEAL_PTS + win_seat] += charge
-        _trace(trace, EV_TRICK, t, win_seat, charge, 0, 0)
+        emit(trace, EV_TRICK, t, win_seat, charge, 0, 0)
         if trick_mask & HEART_MASK:
             hearts_before = True
         leader = win_seat
         tricks = t
         if (cfg[C_EARLY_STOP] and NO_HEARTS <= deal_type <= NO_KING_OF_HEARTS
                 and t < 13 and (pen_mask[deal_type] & ~played) == 0):
-            _trace(trace, EV_EARLY, t, 0, 0, 0, 0)
+            emit(trace, EV_EARLY, t, 0, 0, 0, 0)
             break
     res[R_TRICKS_PLAYED] = tricks
 
 
 # ---------------------------------------------------------------- lottery
 
-@_jit
+@helper
 def _lot_card(s, p, ace_high):
     """Card at layout position ``p`` of suit ``s``."""
     if ace_high:
@@ -283,7 +276,7 @@ def _lot_card(s, p, ace_high):
     return s * 13 + (12 if p == 0 else p - 1)
 
 
-@_jit
+@helper
 def lottery_legal(hand, lo, hi, base, ace_high):
     """Legal Fan Tan cards (Appendix A ``lottery_legal``); ``base`` -1 = any card opens."""
     legal = np.uint64(0)
@@ -301,7 +294,7 @@ def lottery_legal(hand, lo, hi, base, ace_high):
     return legal
 
 
-@_jit
+@helper
 def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, res, lohi, script, trace):
     """Play one lottery; awards and finishing places go to ``res`` (``lohi``: 8 ints of work space)."""
     ace_high = cfg[C_LOT_ACE]
@@ -315,7 +308,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
         for s in range(4):
             if hands[s] & bit(open_card):
                 seat = s
-    elif cfg[C_LOT_FIRST] == 0:
+    elif cfg[C_LOT_FIRST] == LOTTERY_FIRST_PLAYER.DEALER:
         seat = dealer
     else:
         seat = (dealer + 1) % 4
@@ -344,7 +337,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
             legal = lottery_legal(hand, lo, hi, base, ace_high)
         if legal == 0:
             info[P.L_PASSES + seat] += 1
-            _trace(trace, EV_PASS, seat, turn, 0, 0, 0)
+            emit(trace, EV_PASS, seat, turn, 0, 0, 0)
         else:
             if scripted:
                 card = script[ply]
@@ -365,7 +358,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_LOTTERY, seat, card)
             ply += 1
-            _trace(trace, EV_PLAY, seat, card, turn, np.int64(legal), 0)
+            emit(trace, EV_PLAY, seat, card, turn, np.int64(legal), 0)
             b = bit(card)
             hands[seat] = hand ^ b
             layout |= b
@@ -387,7 +380,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
                 res[R_SCORE + seat] += award
                 res[R_PLACE + seat] = n_out
                 info[P.L_PLACE + seat] = n_out
-                _trace(trace, EV_OUT, seat, n_out, award, 0, 0)
+                emit(trace, EV_OUT, seat, n_out, award, 0, 0)
                 if n_out == cfg[C_N_AWARDS]:
                     turn += 1
                     break
@@ -400,7 +393,7 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
 
 # ---------------------------------------------------------------- one deal of any type
 
-@_jit
+@helper
 def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, card_pen, trick_pen, pen_mask,
               play_funcs, trump_funcs, lot_funcs, deck, hands, info, masks, tinfo, totals, res, work, rngs,
               script, trace):
@@ -427,11 +420,11 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
         res[R_SEVENS + s] = popcount(hands[s] & _seven_mask(cfg))
     first = (dealer + 1) % 4
     if deal_type == TRUMPS:
-        chooser = dealer if cfg[C_TRUMP_CHOOSER] == 0 else (dealer + 1) % 4
-        first = dealer if cfg[C_TRUMP_LEADER] == 0 else (dealer + 1) % 4
-    _trace(trace, EV_DEAL, deal_no, deal_type, dealer, -1 if deal_type == LOTTERY else first, 0)
+        chooser = dealer if cfg[C_TRUMP_CHOOSER] == TRUMP_CHOOSER.DEALER else (dealer + 1) % 4
+        first = dealer if cfg[C_TRUMP_LEADER] == TRUMP_LEADER.DEALER else (dealer + 1) % 4
+    emit(trace, EV_DEAL, deal_no, deal_type, dealer, -1 if deal_type == LOTTERY else first, 0)
     for s in range(4):
-        _trace(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
+        emit(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
     if deal_type == LOTTERY:
         play_lottery(hands, dealer, deal_no, cfg, lot_funcs, rng, info, masks, totals, res, work, script, trace)
     else:
@@ -459,7 +452,7 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
             if trump < -1 or trump > 3 or (trump == -1 and not cfg[C_ALLOW_NT]) or (
                     trump >= 0 and not (allowed >> trump) & 1):
                 raise IllegalAnswer(DEC_TRUMP, chooser, trump)
-            _trace(trace, EV_TRUMP, chooser, trump, np.int64(seen), allowed, 0)
+            emit(trace, EV_TRUMP, chooser, trump, np.int64(seen), allowed, 0)
             if trump >= 0:
                 trump_group_used |= 1 << trump
             res[R_TRUMP] = trump
@@ -470,11 +463,11 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
         play_tricks(hands, deal_type, dealer, first, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
                     play_funcs, rng, info, masks, totals, res, script[1:] if deal_type == TRUMPS else script,
                     trace)
-    _trace(trace, EV_SCORE, res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2], res[R_SCORE + 3], 0)
+    emit(trace, EV_SCORE, res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2], res[R_SCORE + 3], 0)
     return trump_group_used
 
 
-@_jit
+@helper
 def _seven_mask(cfg):
     """Opening-rank cards of the lottery (7s by default; 8s with base 8; 7s for first_card)."""
     p = cfg[C_LOT_BASE]
@@ -502,7 +495,7 @@ SIM_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types
                      types.int64[:, :], types.int64[:])
 
 
-@_jit
+@helper
 def _first_dealer(cfg, seed, index):
     if cfg[C_FIRST_DEALER] >= 0:
         return cfg[C_FIRST_DEALER]
@@ -511,7 +504,7 @@ def _first_dealer(cfg, seed, index):
     return below(st, 4)
 
 
-@nb.njit(SIM_SIG, cache=True, nogil=True)
+@kernel(SIM_SIG)
 def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
                    seed, start, count, out, trace, script):
     """Records ``start .. start+count-1``: whole games (``sched[k] = (type, dealer offset)``)."""
@@ -582,7 +575,7 @@ def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_
                     row[G_TR + 4 * j + q] = -2 if q == 0 else -1
 
 
-@nb.njit(SIM_SIG, cache=True, nogil=True)
+@kernel(SIM_SIG)
 def simulate_deals(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
                    seed, start, count, out, trace, script):
     """Records ``start .. start+count-1``: single deals of type ``cfg[C_DEAL_TYPE]``."""
@@ -610,7 +603,7 @@ PLAY_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], type
                       types.int64[:], types.int64[:, :])
 
 
-@nb.njit(PLAY_SIG, cache=True, nogil=True)
+@helper(PLAY_SIG)
 def play_given_hands(cfg, card_pen, trick_pen, pen_mask, play_funcs, deal_type, dealer, leader, trump, hands,
                      res, script, trace):
     """Differential entry point of the kernel: play a trick deal from explicit hands.
@@ -638,18 +631,19 @@ def kernel_tables(variant):
     from simcards.games.kierki.variant import DEAL_TYPES, schedule
 
     v = variant
+    packed = v.to_params()[0]  # enums as their index in choices, booleans 0/1
     cfg = np.zeros(CFG_LEN, np.int64)
-    cfg[C_HEART_RULE] = ("only_hearts_left", "until_broken", "unrestricted").index(v.heart_lead_rule)
+    cfg[C_HEART_RULE] = packed["heart_lead_rule"]
     cfg[C_RESTRICTED] = sum(1 << DEAL_TYPES.index(c) for c in v.heart_lead_restricted_deals)
-    cfg[C_KH_FORCED] = ("off", "when_void", "when_void_or_beaten").index(v.king_of_hearts_forced)
-    cfg[C_EARLY_STOP] = int(v.early_stop)
-    cfg[C_TRUMP_CHOOSER] = ("dealer", "left_of_dealer").index(v.trump_chooser)
+    cfg[C_KH_FORCED] = packed["king_of_hearts_forced"]
+    cfg[C_EARLY_STOP] = packed["early_stop"]
+    cfg[C_TRUMP_CHOOSER] = packed["trump_chooser"]
     cfg[C_CHOICE_CARDS] = v.trump_choice_cards
-    cfg[C_ALLOW_NT] = int(v.allow_no_trump)
-    cfg[C_DISTINCT] = int(v.trump_suits_distinct)
-    cfg[C_TRUMP_LEADER] = ("dealer", "left_of_dealer").index(v.trump_leader)
-    cfg[C_OBLIGATION] = ("none", "must_trump", "must_overtrump").index(v.trump_obligation)
-    cfg[C_LOT_FIRST] = ("dealer", "left_of_dealer").index(v.lottery_first_player)
+    cfg[C_ALLOW_NT] = packed["allow_no_trump"]
+    cfg[C_DISTINCT] = packed["trump_suits_distinct"]
+    cfg[C_TRUMP_LEADER] = packed["trump_leader"]
+    cfg[C_OBLIGATION] = packed["trump_obligation"]
+    cfg[C_LOT_FIRST] = packed["lottery_first_player"]
     cfg[C_LOT_OPEN] = parse_card(v.lottery_opening_card[0]) if v.lottery_opening_card else -1
     ace_high = v.lottery_ace == "high"
     cfg[C_LOT_ACE] = int(ace_high)
@@ -662,7 +656,7 @@ def kernel_tables(variant):
     for i, a in enumerate(v.lottery_awards):
         cfg[C_AWARD0 + i] = a
     cfg[C_FIRST_DEALER] = -1 if v.first_dealer is None else v.first_dealer
-    cfg[C_DEAL_TYPE] = DEAL_TYPES.index(v.deal_type)
+    cfg[C_DEAL_TYPE] = packed["deal_type"]
 
     card_pen = np.zeros((9, 52), np.int64)
     trick_pen = np.zeros((9, 14), np.int64)
@@ -691,7 +685,6 @@ def kernel_tables(variant):
 
 
 NO_SCRIPT = np.full(1, -1, np.int64)
-NO_TRACE = np.zeros((1, TRACE_WIDTH), np.int64)
 
 
 def run_records(unit, variant, table, seed, start, count, trace=None, script=None):
