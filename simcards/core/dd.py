@@ -1,0 +1,598 @@
+"""Double-dummy solver for trick-taking games: exact tricks against best defence.
+
+Every card is visible; the *measured side* (a set of seats) tries to take as many of
+the remaining tricks as it can, everybody else tries to stop it. In a partnership game
+that is the usual double-dummy value; in a game without partnerships (Cutthroat,
+Kierki) the measured player plays against all the others together, the "paranoid"
+reduction of a many-player game to two sides: an exact bound on what the player can
+guarantee, not a prediction of what self-interested opponents would let him take.
+
+The search knows no game. A game describes its trick rules as plain numbers
+(:data:`R_*` slots of an ``int64`` rules row, built by :func:`rules_row`) and the
+effective suit of each card as four ``uint64`` masks (jokers folded into spades);
+within an effective suit a higher card number is a higher card (``core.tricks``).
+
+Techniques (each can be switched off with the ``features`` bits, for measurement):
+
+- **null-window search**: :func:`solve` asks a boolean question "can the side take
+  ``t`` more tricks?" (an alpha-beta search whose window is one trick wide) and
+  bisects ``t``; every answer leaves bounds in the transposition table, so later
+  questions reuse earlier work (MTD-style);
+- **transposition table** (``F_TT``) at trick boundaries, keyed on the remaining cards
+  reduced to rank-equivalence classes (``F_CLASSES``): within each suit only the order
+  of the cards still held matters, so positions that differ only in which cards were
+  played (``AK`` vs ``AQ`` once the king is gone) share one entry. An entry holds a
+  lower and an upper bound on the side's tricks from that position;
+- **quick tricks** (``F_QUICK``): winners the leader can cash at once (top cards in a
+  row, not ruffable) prove or refute a question without search;
+- **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
+  cheaply, let partner's winner stand, discard low), and only one card of each run of
+  equivalent cards is tried (cards adjacent once played cards are removed).
+
+All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
+thread its own :class:`Table`.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcards.core.cards import bit, highest_card, lowest_card, popcount
+
+# rules row slots
+R_SEATS, R_TRUMP, R_LEAD_RESTRICT, R_OBLIGATION, R_FORCED_LEAD, R_NO_TRUMP_T1, R_SITOUT_T1, R_FEATURES = range(8)
+R_LEN = 8
+# trump obligation of a player void in the suit led (Kierki variants)
+OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
+# features
+F_TT, F_CLASSES, F_QUICK, F_ORDER = 1, 2, 4, 8
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER
+
+# state slots (int64 array ``st``)
+S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
+S_LEN = 5
+# counters (int64 array ``ctr``)
+C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES = 0, 1, 2, 3
+C_LEN = 4
+
+KEY_WORDS = 6  # 5 canonical hands + (leader, broken, side, trump)
+MAX_MOVES = 24  # candidates at one node (17-card hands at most)
+MAX_DEPTH = 64  # cards in a deal plus one
+DEFAULT_TABLE_BITS = 19
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+def rules_row(seats: int, trump: int, *, lead_restrict: bool = False, obligation: int = OBLIGE_NONE,
+              forced_lead: int = -1, no_trump_trick1: bool = False, sitout_trick1: int = -1,
+              features: int = F_ALL) -> np.ndarray:
+    """The ``int64`` rules row of a game (see the ``R_*`` slots).
+
+    ``trump``: effective suit 0..3 or -1 (no trump). ``lead_restrict``: a trump may not
+    be led before one was played unless the leader holds only trumps (spades broken).
+    ``forced_lead``: card that must open trick 1; ``no_trump_trick1``: a void player may
+    not trump on trick 1 while holding another card; ``sitout_trick1``: seat that plays
+    no card to trick 1 (-1: none). The trick-1 rules apply while ``st[S_T1]`` is set.
+    """
+    if not 2 <= seats <= 5:
+        raise ValueError("the solver handles 2 to 5 seats")
+    row = np.zeros(R_LEN, np.int64)
+    row[R_SEATS], row[R_TRUMP], row[R_LEAD_RESTRICT], row[R_OBLIGATION] = seats, trump, int(lead_restrict), obligation
+    row[R_FORCED_LEAD], row[R_NO_TRUMP_T1], row[R_SITOUT_T1], row[R_FEATURES] = (
+        forced_lead, int(no_trump_trick1), sitout_trick1, features)
+    return row
+
+
+class Table:
+    """A transposition table (one per thread): arrays plus the stamp of the current problem.
+
+    Entries are valid for one stamp only; :meth:`fresh` starts a new problem (a new
+    deal, rules or measured side) without clearing the arrays.
+    """
+
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS):
+        size = 1 << bits
+        self.keys = np.zeros((size, KEY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, 2), np.int8)  # lower, upper
+        self.stamps = np.zeros(size, np.int64)
+        self.stamp = 0
+        self.counters = np.zeros(C_LEN, np.int64)
+
+    def fresh(self) -> int:
+        self.stamp += 1
+        return self.stamp
+
+
+# ---------------------------------------------------------------- compiled search
+
+
+@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
+def _suit(c, suit_masks):
+    b = bit(c)
+    for s in range(4):
+        if suit_masks[s] & b:
+            return s
+    return -1
+
+
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+def _beats(c, best, trump, suit_masks):
+    """Card ``c`` beats ``best`` (the card winning the trick so far)."""
+    sc = _suit(c, suit_masks)
+    sb = _suit(best, suit_masks)
+    if sc == sb:
+        return c > best
+    return trump >= 0 and sc == trump
+
+
+@nb.njit(cache=True, nogil=True)
+def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
+    """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
+    trump = R[R_TRUMP]
+    if npl == 0:
+        if t1 and R[R_FORCED_LEAD] >= 0 and hand & bit(R[R_FORCED_LEAD]):
+            return bit(R[R_FORCED_LEAD])
+        if R[R_LEAD_RESTRICT] and not broken and trump >= 0:
+            side = hand & ~suit_masks[trump]
+            if side:
+                return side
+        return hand
+    led = _suit(tc[0], suit_masks)
+    same = hand & suit_masks[led]
+    if same:
+        return same
+    if trump < 0:
+        return hand
+    trumps = hand & suit_masks[trump]
+    if t1 and R[R_NO_TRUMP_T1]:
+        side = hand & ~suit_masks[trump]
+        if side:
+            return side
+    if trumps and R[R_OBLIGATION] != OBLIGE_NONE:
+        if R[R_OBLIGATION] == OBLIGE_OVERTRUMP:
+            top = np.int64(-1)
+            for i in range(npl):
+                if suit_masks[trump] & bit(tc[i]) and tc[i] > top:
+                    top = tc[i]
+            if top >= 0:
+                over = trumps & ~((bit(top) << _ONE) - _ONE)
+                if over:
+                    return over
+        return trumps
+    return hand
+
+
+@nb.njit(cache=True, inline="always")
+def _next_seat(R, seat, t1):
+    n = R[R_SEATS]
+    s = (seat + 1) % n
+    if t1 and s == R[R_SITOUT_T1]:
+        s = (s + 1) % n
+    return s
+
+
+@nb.njit(cache=True)
+def _canonical(H, n, suit_masks, exact, out):
+    """Canonical hands into ``out[:5]``: each suit's remaining cards renumbered 0.. by rank
+    (16 bits a suit), so rank-equivalent positions get one key; ``exact``: the cards as they are."""
+    for p in range(5):
+        out[p] = _ZERO
+    if exact:
+        for p in range(n):
+            out[p] = H[p]
+        return
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    for s in range(4):
+        rem = alive & suit_masks[s]
+        shift = np.uint64(16 * s)
+        for p in range(n):
+            m = H[p] & suit_masks[s]
+            while m:
+                low = m & (~m + _ONE)
+                m ^= low
+                r = np.uint64(popcount(rem & (low - _ONE)))
+                out[p] |= _ONE << (shift + r)
+
+
+@nb.njit(cache=True, inline="always")
+def _hash(words):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(KEY_WORDS):
+        h ^= words[i]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@nb.njit(cache=True)
+def _quick_tricks(H, R, side, suit_masks, leader, broken):
+    """Tricks the leader can cash at once: top cards in a row of each suit, limited in a side
+    suit by the length of every opponent who could ruff."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = (side >> leader) & 1
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    hand = H[leader]
+    total = 0
+    only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
+    for s in range(4):
+        own = hand & suit_masks[s]
+        if own == _ZERO:
+            continue
+        if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
+            continue
+        rem = alive & suit_masks[s]
+        k = 0
+        while rem:
+            top = bit(highest_card(rem))
+            if own & top:
+                k += 1
+                rem ^= top
+            else:
+                break
+        if k and trump >= 0 and s != trump:
+            for p in range(n):
+                if ((side >> p) & 1) != mine and H[p] & suit_masks[trump]:
+                    length = popcount(H[p] & suit_masks[s])
+                    if length < k:
+                        k = length
+        total += k
+    return total
+
+
+@nb.njit(cache=True)
+def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores):
+    """Legal cards worth trying (one per run of equivalent cards), best first; returns the count."""
+    trump = R[R_TRUMP]
+    n = R[R_SEATS]
+    hand = H[seat]
+    legal = legal_mask(R, hand, suit_masks, npl, tc, broken, t1)
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    for i in range(npl):
+        alive |= bit(tc[i])
+    order = R[R_FEATURES] & F_ORDER
+    mine = (side >> seat) & 1
+    # the trick so far
+    win_card = np.int64(-1)
+    win_seat = np.int64(-1)
+    if npl > 0:
+        win_card = tc[0]
+        win_seat = ts[0]
+        for i in range(1, npl):
+            if _beats(tc[i], win_card, trump, suit_masks):
+                win_card = tc[i]
+                win_seat = ts[i]
+    players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+    last = npl == players - 1
+    partner_wins = npl > 0 and ((side >> win_seat) & 1) == mine
+    count = 0
+    m = legal
+    while m:
+        low = m & (~m + _ONE)
+        m ^= low
+        c = lowest_card(low)
+        s = _suit(c, suit_masks)
+        above = alive & suit_masks[s] & ~((low << _ONE) - _ONE)
+        nxt = above & (~above + _ONE)
+        if nxt and (nxt & legal):
+            continue  # the next higher live card is ours too: same value, keep the top one
+        rank = popcount(suit_masks[s] & (low - _ONE))
+        sc = np.int64(0)
+        if order:
+            if npl == 0:
+                if above == _ZERO:
+                    sc = 200 + rank  # a winner: cash it
+                else:
+                    sc = 50 + 4 * popcount(hand & suit_masks[s]) - rank
+                    if s == trump:
+                        sc -= 30
+            else:
+                beats = _beats(c, win_card, trump, suit_masks)
+                if partner_wins:
+                    sc = 100 - rank - (40 if s == trump else 0) if not beats else 20 - rank
+                elif beats:
+                    if last:
+                        sc = 300 - rank - (40 if s == trump else 0)
+                    else:
+                        sc = 150 + (rank if s != trump else -rank)
+                else:
+                    sc = 60 - rank - (40 if s == trump else 0)
+        # insertion, best first
+        j = count
+        while j > 0 and scores[j - 1] < sc:
+            cards[j] = cards[j - 1]
+            scores[j] = scores[j - 1]
+            j -= 1
+        cards[j] = c
+        scores[j] = sc
+        count += 1
+    return count
+
+
+@nb.njit(cache=True, inline="always")
+def _same_key(keys, slot, kw):
+    for i in range(KEY_WORDS):
+        if keys[slot, i] != kw[i]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw):
+    """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not,
+    -1 = search on (then the table slot of the node, or -1, is in ``kw[KEY_WORDS]``)."""
+    npl = st[S_NPL]
+    leader = st[S_LEADER]
+    broken = st[S_BROKEN]
+    t1 = st[S_T1]
+    feats = R[R_FEATURES]
+    left = popcount(H[leader]) + (1 if npl > 0 else 0)
+    kw[KEY_WORDS] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    if target <= 0:
+        return 1
+    if target > left:
+        return 0
+    if npl == 0 and not t1:
+        if feats & F_QUICK:
+            q = _quick_tricks(H, R, side, suit_masks, leader, broken)
+            if (side >> leader) & 1:
+                if q >= target:
+                    ctr[C_QUICK_CUTS] += 1
+                    return 1
+            elif left - q < target:
+                ctr[C_QUICK_CUTS] += 1
+                return 0
+        if feats & F_TT:
+            _canonical(H, R[R_SEATS], suit_masks, (feats & F_CLASSES) == 0, kw)
+            kw[5] = (np.uint64(leader) | (np.uint64(broken if R[R_LEAD_RESTRICT] else 0) << np.uint64(3))
+                     | (np.uint64(side) << np.uint64(4)) | (np.uint64(R[R_TRUMP] + 1) << np.uint64(12)))
+            slot = np.int64(_hash(kw) & np.uint64(stamps.shape[0] - 1))
+            kw[KEY_WORDS] = np.uint64(slot)
+            if stamps[slot] == stamp and _same_key(keys, slot, kw):
+                if bounds[slot, 0] >= target:
+                    ctr[C_TT_HITS] += 1
+                    return 1
+                if bounds[slot, 1] < target:
+                    ctr[C_TT_HITS] += 1
+                    return 0
+    return -1
+
+
+@nb.njit(cache=True)
+def _store(H, R, st, keys, bounds, stamps, stamp, ctr, kw, target, result):
+    """Record in the table what a finished node proved."""
+    if kw[KEY_WORDS] == np.uint64(0xFFFFFFFFFFFFFFFF):
+        return
+    slot = np.int64(kw[KEY_WORDS])
+    if stamps[slot] != stamp or not _same_key(keys, slot, kw):
+        stamps[slot] = stamp
+        for i in range(KEY_WORDS):
+            keys[slot, i] = kw[i]
+        bounds[slot, 0] = 0
+        bounds[slot, 1] = popcount(H[st[S_LEADER]])
+    if result:
+        if bounds[slot, 0] < target:
+            bounds[slot, 0] = target
+    elif bounds[slot, 1] > target - 1:
+        bounds[slot, 1] = target - 1
+    ctr[C_TT_STORES] += 1
+
+
+@nb.njit(cache=True)
+def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr):
+    """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
+    included) against best play by the others. An explicit stack (``fr``: one frame per card
+    played below the root: seat, next candidate, count, target, saved state); restores
+    every array it changes."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+    d = 0
+    target = target0
+    entering = True
+    value = False
+    while True:
+        if entering:
+            ctr[C_NODES] += 1
+            fr[d, F_TGT] = target
+            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d])
+            if r >= 0:
+                value = r == 1
+                entering = False
+                continue
+            else:
+                npl = st[S_NPL]
+                base = st[S_BASE]
+                seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
+                fr[d, F_SEAT] = seat
+                fr[d, F_IDX] = 0
+                fr[d, F_CNT] = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
+                                           st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:])
+                fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
+                fr[d, F_BASE] = base
+                value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
+                # play the first candidate below
+        else:
+            # a child (or this node's own probe) answered ``value``; climb to the parent
+            if d == 0:
+                return value
+            d -= 1
+            seat = fr[d, F_SEAT]
+            i = fr[d, F_IDX] - 1
+            c = mbuf[d, i]
+            H[seat] ^= bit(c)
+            st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1]
+            st[S_BASE] = fr[d, F_BASE]
+            mine = ((side >> seat) & 1) == 1
+            if value == mine:
+                _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value)
+                continue  # cut-off: the node is worth ``value``; climb again
+            value = not mine
+        # at node d with state restored: try its next candidate, or finish it
+        if fr[d, F_IDX] >= fr[d, F_CNT]:
+            _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value)
+            entering = False
+            continue
+        seat = fr[d, F_SEAT]
+        i = fr[d, F_IDX]
+        fr[d, F_IDX] = i + 1
+        c = mbuf[d, i]
+        b = bit(c)
+        npl = fr[d, F_NPL]
+        t1 = fr[d, F_T1]
+        base = fr[d, F_BASE]
+        H[seat] ^= b
+        tc[base + npl] = c
+        ts[base + npl] = seat
+        if trump >= 0 and suit_masks[trump] & b:
+            st[S_BROKEN] = 1
+        players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+        target = fr[d, F_TGT]
+        if npl + 1 == players:
+            w = base
+            for j in range(base + 1, base + players):
+                if _beats(tc[j], tc[w], trump, suit_masks):
+                    w = j
+            winner = ts[w]
+            st[S_NPL] = 0
+            st[S_LEADER] = winner
+            st[S_T1] = 0
+            st[S_BASE] = base + players
+            target -= (side >> winner) & 1
+        else:
+            st[S_NPL] = npl + 1
+        d += 1
+        entering = True
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr):
+    """The side's maximum number of the remaining tricks (the trick in progress included).
+
+    ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
+    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Bisects the
+    answer with null-window questions that share the table (same ``stamp``).
+    """
+    n = R[R_SEATS]
+    tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
+    ts = np.zeros(MAX_DEPTH + 8, np.int64)
+    s = leader
+    for i in range(npl):
+        tc2[i] = tc[i]
+        ts[i] = s
+        s = _next_seat(R, s, t1)
+    st = np.zeros(S_LEN, np.int64)
+    st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = npl, leader, broken, t1
+    kbuf = np.zeros((MAX_DEPTH, KEY_WORDS + 1), np.uint64)
+    mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
+    fr = np.zeros((MAX_DEPTH, 9), np.int64)
+    lo = 0
+    hi = popcount(H[leader]) + (1 if npl > 0 else 0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@nb.njit(cache=True, nogil=True)
+def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr, out_cards,
+                out_values):
+    """For each legal card of the player to act: the side's remaining tricks after it is
+    played (best play afterwards), the trick in progress included. Returns the count."""
+    n = R[R_SEATS]
+    s = leader
+    for i in range(npl):
+        s = _next_seat(R, s, t1)
+    seat = s
+    legal = legal_mask(R, H[seat], suit_masks, npl, tc, broken, t1)
+    players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+    trump = R[R_TRUMP]
+    tc2 = np.zeros(8, np.int64)
+    for i in range(npl):
+        tc2[i] = tc[i]
+    k = 0
+    m = legal
+    while m:
+        low = m & (~m + _ONE)
+        m ^= low
+        c = lowest_card(low)
+        H[seat] ^= low
+        tc2[npl] = c
+        nb_ = broken
+        if trump >= 0 and suit_masks[trump] & low:
+            nb_ = 1
+        if npl + 1 == players:
+            ts = np.zeros(8, np.int64)
+            q = leader
+            for i in range(players):
+                ts[i] = q
+                q = _next_seat(R, q, t1)
+            w = 0
+            for j in range(1, players):
+                if _beats(tc2[j], tc2[w], trump, suit_masks):
+                    w = j
+            winner = ts[w]
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, stamps, stamp, ctr)
+            v += (side >> winner) & 1
+        else:
+            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, stamps, stamp, ctr)
+        H[seat] ^= low
+        out_cards[k] = c
+        out_values[k] = v
+        k += 1
+    return k
+
+
+def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
+          table: Table | None = None) -> int:
+    """The measured side's maximum tricks of those remaining (the trick in progress included).
+
+    ``hands``: card masks by seat (cards still held); ``side``: iterable of measured seats;
+    ``trick``: cards already played to the current trick, in order from ``leader``.
+    A ``table`` is reused across calls on the same deal (keep it per thread).
+    """
+    table = table or Table(16)
+    if table.stamp == 0:
+        table.fresh()
+    H = np.array([int(h) for h in hands], dtype=np.uint64)
+    tc = np.zeros(8, np.int64)
+    for i, c in enumerate(trick):
+        tc[i] = c
+    return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
+                            np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
+                            table.stamps, np.int64(table.stamp), table.counters))
+
+
+def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
+           table: Table | None = None) -> dict[int, int]:
+    """{legal card of the player to act: the side's remaining tricks after it}."""
+    table = table or Table(16)
+    if table.stamp == 0:
+        table.fresh()
+    H = np.array([int(h) for h in hands], dtype=np.uint64)
+    tc = np.zeros(8, np.int64)
+    for i, c in enumerate(trick):
+        tc[i] = c
+    cards = np.zeros(MAX_MOVES, np.int64)
+    vals = np.zeros(MAX_MOVES, np.int64)
+    k = card_values(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)), np.int64(leader),
+                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.stamps,
+                    np.int64(table.stamp), table.counters, cards, vals)
+    return {int(cards[i]): int(vals[i]) for i in range(k)}
+
+
+def side_mask(seats) -> int:
+    m = 0
+    for s in seats:
+        m |= 1 << int(s)
+    return m
