@@ -95,8 +95,9 @@ def _show(value: Any) -> str:
 
 def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
                 preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
-                policy: str | None = None, seat_policy: Mapping[int, str] | None = None) -> str:
-    """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints)."""
+                policy: str | None = None, seat_policy: Mapping[int, str] | None = None, dd: bool = False) -> str:
+    """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints);
+    ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md)."""
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -105,7 +106,35 @@ def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, se
         raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
     v = g.variant(preset, variant, list(settings))
     table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    if dd:
+        return _double_dummy(g).replay(u.name, v, table, seed, index)
     return g.replay(u.name, v, table, seed, index)
+
+
+def _double_dummy(g: Game):
+    if g.double_dummy is None:
+        raise SimcardsError(f"{g.name} offers no double-dummy analysis (the trick-taking games do: "
+                            "spades, cutthroat, kierki)")
+    return g.double_dummy
+
+
+def double_dummy_text(game: str | Game, *, seed: int = 0, index: int | None = None, hands: str | None = None,
+                      preset: str | None = None, variant: Mapping[str, Any] | None = None,
+                      settings: Sequence[str] = (), policy: str | None = None,
+                      seat_policy: Mapping[int, str] | None = None) -> str:
+    """What `simcards dd` prints: the double-dummy table of deal ``index`` of ``seed`` (or of the
+    deal written in ``hands``) and what each card of the bots' play cost (docs/double-dummy.md)."""
+    from simcards.core.policy import seat_policies
+
+    g = game if isinstance(game, Game) else get_game(game)
+    support = _double_dummy(g)
+    if (index is None) == (hands is None):
+        raise SimcardsError("name one deal: --deal N (a simulated deal of --seed) or --hand \"...\" (all hands as text)")
+    if index is not None and index < 0:
+        raise SimcardsError(f"deal number must be >= 0, got {index}")
+    v = g.variant(preset, variant, list(settings))
+    table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    return support.analyse(v, table, seed=seed, index=index, hands=hands)
 
 
 def compare(game: str, arms: Sequence[str], **options: Any):

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcards.core.cards import bit, highest_card, lowest_card, popcount
+from simcards.core.cards import bit, highest_card, lowest_card, nth_card, popcount
 
 # rules row slots
 R_SEATS, R_TRUMP, R_LEAD_RESTRICT, R_OBLIGATION, R_FORCED_LEAD, R_NO_TRUMP_T1, R_SITOUT_T1, R_FEATURES = range(8)
@@ -94,7 +94,7 @@ class Table:
     def __init__(self, bits: int = DEFAULT_TABLE_BITS):
         size = 1 << bits
         self.keys = np.zeros((size, KEY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, 2), np.int8)  # lower, upper
+        self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), rank class
         self.stamps = np.zeros(size, np.int64)
         self.stamp = 0
         self.counters = np.zeros(C_LEN, np.int64)
@@ -287,12 +287,31 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         sc = np.int64(0)
         if order:
             if npl == 0:
+                top = highest_card(alive & suit_masks[s])
+                top_mine = False
+                ruff_them = False
+                ruff_us = False
+                for p in range(n):
+                    if p != seat and H[p] & bit(top):
+                        top_mine = ((side >> p) & 1) == mine
+                    if p != seat and trump >= 0 and s != trump and (H[p] & suit_masks[s]) == _ZERO \
+                            and H[p] & suit_masks[trump]:
+                        if ((side >> p) & 1) == mine:
+                            ruff_us = True
+                        else:
+                            ruff_them = True
                 if above == _ZERO:
                     sc = 200 + rank  # a winner: cash it
+                elif top_mine:
+                    sc = 180 - rank  # to partner's winner
                 else:
                     sc = 50 + 4 * popcount(hand & suit_masks[s]) - rank
                     if s == trump:
                         sc -= 30
+                if ruff_them:
+                    sc -= 120
+                elif ruff_us:
+                    sc += 60
             else:
                 beats = _beats(c, win_card, trump, suit_masks)
                 if partner_wins:
@@ -366,8 +385,9 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
 
 
 @nb.njit(cache=True)
-def _store(H, R, st, keys, bounds, stamps, stamp, ctr, kw, target, result):
-    """Record in the table what a finished node proved."""
+def _store(H, R, st, keys, bounds, stamps, stamp, ctr, kw, target, result, best, suit_masks):
+    """Record in the table what a finished node proved (and ``best``, the lead that proved
+    it, or -1, as suit and rank class for move ordering)."""
     if kw[KEY_WORDS] == np.uint64(0xFFFFFFFFFFFFFFFF):
         return
     slot = np.int64(kw[KEY_WORDS])
@@ -377,12 +397,38 @@ def _store(H, R, st, keys, bounds, stamps, stamp, ctr, kw, target, result):
             keys[slot, i] = kw[i]
         bounds[slot, 0] = 0
         bounds[slot, 1] = popcount(H[st[S_LEADER]])
+        bounds[slot, 2] = 0
+    if best >= 0:
+        alive = _ZERO
+        for p in range(R[R_SEATS]):
+            alive |= H[p]
+        sb = _suit(best, suit_masks)
+        bounds[slot, 2] = sb + 1
+        bounds[slot, 3] = popcount(alive & suit_masks[sb] & (bit(best) - _ONE))
     if result:
         if bounds[slot, 0] < target:
             bounds[slot, 0] = target
     elif bounds[slot, 1] > target - 1:
         bounds[slot, 1] = target - 1
     ctr[C_TT_STORES] += 1
+
+
+@nb.njit(cache=True)
+def _hint_first(H, R, suit_masks, suit, rank, cards, count):
+    """Move the card of class (``suit``, ``rank``) to the front of ``cards`` if it is there."""
+    alive = _ZERO
+    for p in range(R[R_SEATS]):
+        alive |= H[p]
+    m = alive & suit_masks[suit]
+    c = nth_card(m, np.int64(rank))
+    if c < 0:
+        return
+    for i in range(count):
+        if cards[i] == c:
+            for j in range(i, 0, -1):
+                cards[j] = cards[j - 1]
+            cards[0] = c
+            return
 
 
 @nb.njit(cache=True)
@@ -413,8 +459,14 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                 seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
                 fr[d, F_SEAT] = seat
                 fr[d, F_IDX] = 0
-                fr[d, F_CNT] = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
-                                           st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:])
+                cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
+                                  st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:])
+                fr[d, F_CNT] = cnt
+                slot = kbuf[d, KEY_WORDS]
+                if slot != np.uint64(0xFFFFFFFFFFFFFFFF) and stamps[np.int64(slot)] == stamp \
+                        and bounds[np.int64(slot), 2] > 0:
+                    _hint_first(H, R, suit_masks, bounds[np.int64(slot), 2] - 1, bounds[np.int64(slot), 3],
+                                mbuf[d, :MAX_MOVES], cnt)
                 fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
                 fr[d, F_BASE] = base
                 value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
@@ -432,12 +484,12 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
             st[S_BASE] = fr[d, F_BASE]
             mine = ((side >> seat) & 1) == 1
             if value == mine:
-                _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value)
+                _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, c, suit_masks)
                 continue  # cut-off: the node is worth ``value``; climb again
             value = not mine
         # at node d with state restored: try its next candidate, or finish it
         if fr[d, F_IDX] >= fr[d, F_CNT]:
-            _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value)
+            _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, -1, suit_masks)
             entering = False
             continue
         seat = fr[d, F_SEAT]
@@ -596,3 +648,115 @@ def side_mask(seats) -> int:
     for s in seats:
         m |= 1 << int(s)
     return m
+
+
+# ---------------------------------------------------------------- a played hand, card by card
+
+
+def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: bool = False, trick1: bool = True,
+               table: Table | None = None, zero_sum: bool = True) -> list[dict]:
+    """What each card of a played hand cost its side against the best card, double dummy.
+
+    ``hands``: masks by seat at the start of play; ``cards``: the cards in play order;
+    ``sides[s]``: the seats measured for seat ``s`` (its partnership, or ``(s,)`` alone for
+    the paranoid bound). For every card: ``seat``, ``card``, ``trick`` (0-based), ``best``
+    (the side's tricks from then on with best play, the trick in progress included) and
+    ``after`` (the same after this card, counting the trick it may complete) and
+    ``cost = best - after``. ``zero_sum``: the seats split into two sides, so one side's
+    value is the remaining tricks minus the other's (half the solves).
+    """
+    table = table or Table()
+    table.fresh()
+    n = int(rules[R_SEATS])
+    H = [int(h) for h in hands]
+    sitout = int(rules[R_SITOUT_T1])
+    memo: dict[tuple[int, int], int] = {}
+    positions = []  # (H, trick cards, leader, broken, t1) before card k
+    trick: list[int] = []
+    lead, brk, t1 = int(leader), bool(broken), bool(trick1)
+    seats_of_trick: list[int] = []
+    winners: list[int] = []
+    for c in cards:
+        positions.append((tuple(H), tuple(trick), lead, brk, t1))
+        seat = lead if not trick else _next_py(seats_of_trick[-1], n, t1, sitout)
+        if not H[seat] >> int(c) & 1:
+            raise ValueError(f"card {c} is not in the hand of seat {seat}")
+        H[seat] &= ~(1 << int(c))
+        trick.append(int(c))
+        seats_of_trick.append(seat)
+        if trump_of(rules) >= 0 and int(suit_masks[trump_of(rules)]) >> int(c) & 1:
+            brk = True
+        players = n - 1 if (t1 and sitout >= 0) else n
+        if len(trick) == players:
+            w = _winner_py(trick, rules, suit_masks)
+            winners.append(seats_of_trick[w])
+            lead, trick, seats_of_trick, t1 = seats_of_trick[w], [], [], False
+        else:
+            winners.append(-1)
+    positions.append((tuple(H), tuple(trick), lead, brk, t1))
+    all_seats = side_mask(range(n))
+
+    def value(k: int, mask: int) -> int:
+        if (k, mask) in memo:
+            return memo[(k, mask)]
+        hs, tr, ld, b, one = positions[k]
+        left = bin(hs[ld]).count("1") + (1 if tr else 0)
+        other = all_seats & ~mask
+        if zero_sum and (k, other) in memo:
+            v = left - memo[(k, other)]
+        else:
+            v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
+                      trick1=one, table=table)
+        memo[(k, mask)] = v
+        return v
+
+    out = []
+    trick_no = 0
+    for k, c in enumerate(cards):
+        hs, tr, ld, b, one = positions[k]
+        seat = ld if not tr else None
+        if seat is None:
+            seat = ld
+            for _ in tr:
+                seat = _next_py(seat, n, one, sitout)
+        mask = side_mask(sides[seat])
+        best = value(k, mask)
+        after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
+        out.append({"seat": seat, "card": int(c), "trick": trick_no, "best": best, "after": after,
+                    "cost": best - after})
+        if winners[k] >= 0:
+            trick_no += 1
+    return out
+
+
+def trump_of(rules) -> int:
+    return int(rules[R_TRUMP])
+
+
+def _next_py(seat: int, n: int, t1: bool, sitout: int) -> int:
+    s = (seat + 1) % n
+    if t1 and s == sitout:
+        s = (s + 1) % n
+    return s
+
+
+def _winner_py(trick, rules, suit_masks) -> int:
+    """Position of the winning card of a finished trick (same rule as the search)."""
+    def suit(c):
+        return next(s for s in range(4) if int(suit_masks[s]) >> c & 1)
+    trump = trump_of(rules)
+    w = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[w]
+        if (suit(c) == suit(b) and c > b) or (suit(c) != suit(b) and trump >= 0 and suit(c) == trump):
+            w = i
+    return w
+
+
+def table_by_leader(hands, rules, suit_masks, side, leaders, *, table: Table | None = None, trick1: bool = True,
+                    broken: bool = False) -> dict[int, int]:
+    """{seat on lead: the side's tricks from the opening lead}, one table shared by all leaders."""
+    table = table or Table()
+    table.fresh()
+    return {int(ld): solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table)
+            for ld in leaders}
