@@ -208,6 +208,51 @@ def _hash(words):
 
 
 @nb.njit(cache=True)
+def _top_trumps(H, R, suit_masks):
+    """(holder, k): the seat holding the highest trump still out and how many of the top
+    trumps in a row it holds; each wins a trick whenever it is played (-1, 0 if none)."""
+    n = R[R_SEATS]
+    trumps = _ZERO
+    for p in range(n):
+        trumps |= H[p] & suit_masks[R[R_TRUMP]]
+    if trumps == _ZERO:
+        return -1, 0
+    top = bit(highest_card(trumps))
+    holder = -1
+    for p in range(n):
+        if H[p] & top:
+            holder = p
+    k = 0
+    while trumps:
+        top = bit(highest_card(trumps))
+        if H[holder] & top:
+            k += 1
+            trumps ^= top
+        else:
+            break
+    return holder, k
+
+
+@nb.njit(cache=True)
+def _last_trick(H, R, suit_masks, leader, t1):
+    """Winner of the last trick, every player holding one card."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    best = lowest_card(H[leader])
+    winner = leader
+    s = leader
+    for _ in range(n - 1):
+        s = _next_seat(R, s, t1)
+        if s == leader:
+            break
+        c = lowest_card(H[s])
+        if c >= 0 and _beats(c, best, trump, suit_masks):
+            best = c
+            winner = s
+    return winner
+
+
+@nb.njit(cache=True)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
     """Tricks the leader can cash at once: top cards in a row of each suit, limited in a side
     suit by the length of every opponent who could ruff."""
@@ -358,7 +403,19 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
         return 1
     if target > left:
         return 0
+    if npl == 0 and left == 1:
+        return 1 if (side >> _last_trick(H, R, suit_masks, leader, t1)) & 1 else 0
     if npl == 0 and not t1:
+        if feats & F_QUICK and R[R_TRUMP] >= 0:
+            holder, k = _top_trumps(H, R, suit_masks)
+            if holder >= 0:
+                if (side >> holder) & 1:
+                    if k >= target:
+                        ctr[C_QUICK_CUTS] += 1
+                        return 1
+                elif left - k < target:
+                    ctr[C_QUICK_CUTS] += 1
+                    return 0
         if feats & F_QUICK:
             q = _quick_tricks(H, R, side, suit_masks, leader, broken)
             if (side >> leader) & 1:
@@ -421,8 +478,13 @@ def _hint_first(H, R, suit_masks, suit, rank, cards, count):
         alive |= H[p]
     m = alive & suit_masks[suit]
     c = nth_card(m, np.int64(rank))
-    if c < 0:
-        return
+    if c >= 0:
+        _to_front(cards, count, c)
+
+
+@nb.njit(cache=True, inline="always")
+def _to_front(cards, count, c):
+    """Move card ``c`` to the front of ``cards[:count]`` if it is there."""
     for i in range(count):
         if cards[i] == c:
             for j in range(i, 0, -1):
