@@ -55,13 +55,17 @@ S_LEN = 5
 C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES = 0, 1, 2, 3
 C_LEN = 4
 
-KEY_WORDS = 6  # 5 canonical hands + (leader, broken, side, trump)
+KEY_WORDS = 3  # suit lengths of every hand, leader, broken, trump; measured side
+ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the relevance pattern
+K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
+WAYS = 16  # entries per bucket
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
-DEFAULT_TABLE_BITS = 19
+DEFAULT_TABLE_BITS = 14
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def rules_row(seats: int, trump: int, *, lead_restrict: bool = False, obligation: int = OBLIGE_NONE,
@@ -93,9 +97,9 @@ class Table:
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS):
         size = 1 << bits
-        self.keys = np.zeros((size, KEY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), rank class
-        self.stamps = np.zeros(size, np.int64)
+        self.keys = np.zeros((size, WAYS, ENTRY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, WAYS, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
+        self.stamps = np.zeros((size, WAYS), np.int64)
         self.stamp = 0
         self.counters = np.zeros(C_LEN, np.int64)
 
@@ -173,15 +177,33 @@ def _next_seat(R, seat, t1):
 
 
 @nb.njit(cache=True)
-def _canonical(H, n, suit_masks, exact, out):
-    """Canonical hands into ``out[:5]``: each suit's remaining cards renumbered 0.. by rank
-    (16 bits a suit), so rank-equivalent positions get one key; ``exact``: the cards as they are."""
+def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
+    """The table's hash key (``out[:3]``): every hand's suit lengths, leader, spades broken,
+    trump and measured side. Entries under one key differ in their rank patterns."""
+    a = _ZERO
+    b = _ZERO
+    for p in range(n):
+        for s in range(4):
+            length = np.uint64(popcount(H[p] & suit_masks[s]))
+            pos = 4 * p + s
+            if pos < 12:
+                a |= length << np.uint64(5 * pos)
+            else:
+                b |= length << np.uint64(5 * (pos - 12))
+    b |= (np.uint64(leader) << np.uint64(40)) | (np.uint64(broken) << np.uint64(43)) \
+        | (np.uint64(trump + 1) << np.uint64(44))
+    out[0] = a
+    out[1] = b
+    out[2] = np.uint64(side)
+
+
+@nb.njit(cache=True)
+def _canonical(H, n, suit_masks, out):
+    """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
+    numbered from the top (0 = the highest still out), so only the order of the live cards
+    counts, not which cards were played."""
     for p in range(5):
         out[p] = _ZERO
-    if exact:
-        for p in range(n):
-            out[p] = H[p]
-        return
     alive = _ZERO
     for p in range(n):
         alive |= H[p]
@@ -193,14 +215,14 @@ def _canonical(H, n, suit_masks, exact, out):
             while m:
                 low = m & (~m + _ONE)
                 m ^= low
-                r = np.uint64(popcount(rem & (low - _ONE)))
+                r = np.uint64(popcount(rem & ~((low << _ONE) - _ONE)))
                 out[p] |= _ONE << (shift + r)
 
 
 @nb.njit(cache=True, inline="always")
-def _hash(words):
+def _hash3(words):
     h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(KEY_WORDS):
+    for i in range(3):
         h ^= words[i]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
@@ -208,29 +230,69 @@ def _hash(words):
 
 
 @nb.njit(cache=True)
+def _top_cards(alive_suit, r):
+    """The ``r`` highest cards of ``alive_suit``."""
+    out = _ZERO
+    m = alive_suit
+    for _ in range(r):
+        if m == _ZERO:
+            break
+        t = bit(highest_card(m))
+        out |= t
+        m ^= t
+    return out
+
+
+@nb.njit(cache=True)
+def _top_mask_of(rel, alive, suit_masks):
+    """The relevance pattern of a card set: per suit the classes from the top down to the
+    lowest relevant card (16 bits a suit, as in :func:`_canonical`)."""
+    top = _ZERO
+    for s in range(4):
+        rs = rel & alive & suit_masks[s]
+        if rs:
+            low = rs & (~rs + _ONE)
+            r = popcount(alive & suit_masks[s] & ~(low - _ONE))
+            top |= ((_ONE << np.uint64(r)) - _ONE) << np.uint64(16 * s)
+    return top
+
+
+@nb.njit(cache=True)
+def _cards_of_top_mask(top, alive, suit_masks):
+    """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
+    out = _ZERO
+    for s in range(4):
+        r = popcount((top >> np.uint64(16 * s)) & np.uint64(0xFFFF))
+        out |= _top_cards(alive & suit_masks[s], r)
+    return out
+
+
+@nb.njit(cache=True)
 def _top_trumps(H, R, suit_masks):
-    """(holder, k): the seat holding the highest trump still out and how many of the top
-    trumps in a row it holds; each wins a trick whenever it is played (-1, 0 if none)."""
+    """(holder, k, cards): the seat holding the highest trump still out, how many of the top
+    trumps in a row it holds (each wins a trick whenever it is played) and those trumps."""
     n = R[R_SEATS]
     trumps = _ZERO
     for p in range(n):
         trumps |= H[p] & suit_masks[R[R_TRUMP]]
     if trumps == _ZERO:
-        return -1, 0
+        return -1, 0, _ZERO
     top = bit(highest_card(trumps))
     holder = -1
     for p in range(n):
         if H[p] & top:
             holder = p
     k = 0
+    used = _ZERO
     while trumps:
         top = bit(highest_card(trumps))
         if H[holder] & top:
             k += 1
             trumps ^= top
+            used |= top
         else:
             break
-    return holder, k
+    return holder, k, used
 
 
 @nb.njit(cache=True)
@@ -254,8 +316,8 @@ def _last_trick(H, R, suit_masks, leader, t1):
 
 @nb.njit(cache=True)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
-    """Tricks the leader can cash at once: top cards in a row of each suit, limited in a side
-    suit by the length of every opponent who could ruff."""
+    """(tricks, cards): winners the leader can cash at once (top cards in a row of each suit,
+    limited in a side suit by the length of every opponent who could ruff) and those cards."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
@@ -264,6 +326,7 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
         alive |= H[p]
     hand = H[leader]
     total = 0
+    used = _ZERO
     only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
     for s in range(4):
         own = hand & suit_masks[s]
@@ -287,12 +350,14 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
                     if length < k:
                         k = length
         total += k
-    return total
+        used |= _top_cards(alive & suit_masks[s], k)
+    return total, used
 
 
 @nb.njit(cache=True)
-def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores):
-    """Legal cards worth trying (one per run of equivalent cards), best first; returns the count."""
+def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
+    """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
+    ``skipped[d]``: the cards left out as equivalent to a tried one."""
     trump = R[R_TRUMP]
     n = R[R_SEATS]
     hand = H[seat]
@@ -318,6 +383,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     last = npl == players - 1
     partner_wins = npl > 0 and ((side >> win_seat) & 1) == mine
     count = 0
+    skipped[d] = _ZERO
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -327,6 +393,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         above = alive & suit_masks[s] & ~((low << _ONE) - _ONE)
         nxt = above & (~above + _ONE)
         if nxt and (nxt & legal):
+            skipped[d] |= low
             continue  # the next higher live card is ours too: same value, keep the top one
         rank = popcount(suit_masks[s] & (low - _ONE))
         sc = np.int64(0)
@@ -380,104 +447,160 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     return count
 
 
-@nb.njit(cache=True, inline="always")
-def _same_key(keys, slot, kw):
-    for i in range(KEY_WORDS):
-        if keys[slot, i] != kw[i]:
-            return False
-    return True
-
-
 @nb.njit(cache=True)
-def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw):
-    """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not,
-    -1 = search on (then the table slot of the node, or -1, is in ``kw[KEY_WORDS]``)."""
+def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw, rel_out, d):
+    """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
+    (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
+    holds the node's key, canonical hands and bucket, or bucket -1 off the table)."""
     npl = st[S_NPL]
     leader = st[S_LEADER]
     broken = st[S_BROKEN]
     t1 = st[S_T1]
     feats = R[R_FEATURES]
+    n = R[R_SEATS]
     left = popcount(H[leader]) + (1 if npl > 0 else 0)
-    kw[KEY_WORDS] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    kw[K_BUCKET] = _NONE
+    rel_out[d] = _ZERO
     if target <= 0:
         return 1
     if target > left:
         return 0
     if npl == 0 and left == 1:
+        alive = _ZERO
+        for p in range(n):
+            alive |= H[p]
+        rel_out[d] = alive
         return 1 if (side >> _last_trick(H, R, suit_masks, leader, t1)) & 1 else 0
     if npl == 0 and not t1:
         if feats & F_QUICK and R[R_TRUMP] >= 0:
-            holder, k = _top_trumps(H, R, suit_masks)
+            holder, k, used = _top_trumps(H, R, suit_masks)
             if holder >= 0:
                 if (side >> holder) & 1:
                     if k >= target:
                         ctr[C_QUICK_CUTS] += 1
+                        rel_out[d] = used
                         return 1
                 elif left - k < target:
                     ctr[C_QUICK_CUTS] += 1
+                    rel_out[d] = used
                     return 0
         if feats & F_QUICK:
-            q = _quick_tricks(H, R, side, suit_masks, leader, broken)
+            q, used = _quick_tricks(H, R, side, suit_masks, leader, broken)
             if (side >> leader) & 1:
                 if q >= target:
                     ctr[C_QUICK_CUTS] += 1
+                    rel_out[d] = used
                     return 1
             elif left - q < target:
                 ctr[C_QUICK_CUTS] += 1
+                rel_out[d] = used
                 return 0
         if feats & F_TT:
-            _canonical(H, R[R_SEATS], suit_masks, (feats & F_CLASSES) == 0, kw)
-            kw[5] = (np.uint64(leader) | (np.uint64(broken if R[R_LEAD_RESTRICT] else 0) << np.uint64(3))
-                     | (np.uint64(side) << np.uint64(4)) | (np.uint64(R[R_TRUMP] + 1) << np.uint64(12)))
-            slot = np.int64(_hash(kw) & np.uint64(stamps.shape[0] - 1))
-            kw[KEY_WORDS] = np.uint64(slot)
-            if stamps[slot] == stamp and _same_key(keys, slot, kw):
-                if bounds[slot, 0] >= target:
+            _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
+            _canonical(H, n, suit_masks, kw[3:8])
+            bucket = np.int64(_hash3(kw) & np.uint64(stamps.shape[0] - 1))
+            kw[K_BUCKET] = np.uint64(bucket)
+            kw[K_HINT] = _NONE
+            alive = _ZERO
+            for p in range(n):
+                alive |= H[p]
+            for w in range(WAYS):
+                if stamps[bucket, w] != stamp or keys[bucket, w, 0] != kw[0] or keys[bucket, w, 1] != kw[1] \
+                        or keys[bucket, w, 2] != kw[2]:
+                    continue
+                top = keys[bucket, w, 8]
+                match = True
+                for p in range(n):
+                    if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
+                        match = False
+                        break
+                if not match:
+                    continue
+                if bounds[bucket, w, 0] >= target:
                     ctr[C_TT_HITS] += 1
+                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
                     return 1
-                if bounds[slot, 1] < target:
+                if bounds[bucket, w, 1] < target:
                     ctr[C_TT_HITS] += 1
+                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
                     return 0
+                if bounds[bucket, w, 2] > 0:
+                    kw[K_HINT] = np.uint64(w)
     return -1
 
 
 @nb.njit(cache=True)
-def _store(H, R, st, keys, bounds, stamps, stamp, ctr, kw, target, result, best, suit_masks):
-    """Record in the table what a finished node proved (and ``best``, the lead that proved
-    it, or -1, as suit and rank class for move ordering)."""
-    if kw[KEY_WORDS] == np.uint64(0xFFFFFFFFFFFFFFFF):
+def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best, suit_masks):
+    """Record what a finished trick-start node proved, for every position that shares its suit
+    lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
+    every card above them in their suits); ``best``: the lead that proved it, or -1."""
+    if kw[K_BUCKET] == _NONE:
         return
-    slot = np.int64(kw[KEY_WORDS])
-    if stamps[slot] != stamp or not _same_key(keys, slot, kw):
-        stamps[slot] = stamp
-        for i in range(KEY_WORDS):
-            keys[slot, i] = kw[i]
-        bounds[slot, 0] = 0
-        bounds[slot, 1] = popcount(H[st[S_LEADER]])
-        bounds[slot, 2] = 0
+    bucket = np.int64(kw[K_BUCKET])
+    n = R[R_SEATS]
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    if R[R_FEATURES] & F_CLASSES and R[R_OBLIGATION] != OBLIGE_OVERTRUMP:  # overtrumping: legality rests on ranks
+        top = _top_mask_of(rel, alive, suit_masks)
+    else:
+        top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
+    way = -1
+    for w in range(WAYS):
+        if stamps[bucket, w] == stamp and keys[bucket, w, 0] == kw[0] and keys[bucket, w, 1] == kw[1] \
+                and keys[bucket, w, 2] == kw[2] and keys[bucket, w, 8] == top:
+            same = True
+            for p in range(n):
+                if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
+                    same = False
+                    break
+            if same:
+                way = w
+                break
+    if way < 0:
+        for w in range(WAYS):
+            if stamps[bucket, w] != stamp:
+                way = w
+                break
+    if way < 0:
+        way = np.int64(ctr[C_TT_STORES] % WAYS)
+    if stamps[bucket, way] != stamp or keys[bucket, way, 8] != top or keys[bucket, way, 0] != kw[0] \
+            or keys[bucket, way, 1] != kw[1] or keys[bucket, way, 2] != kw[2]:
+        stamps[bucket, way] = stamp
+        for i in range(3):
+            keys[bucket, way, i] = kw[i]
+        for p in range(5):
+            keys[bucket, way, 3 + p] = kw[3 + p] & top
+        keys[bucket, way, 8] = top
+        bounds[bucket, way, 0] = 0
+        bounds[bucket, way, 1] = popcount(H[0]) if n > 0 else 0
+        for p in range(n):
+            if popcount(H[p]) > bounds[bucket, way, 1]:
+                bounds[bucket, way, 1] = popcount(H[p])
+        bounds[bucket, way, 2] = 0
     if best >= 0:
-        alive = _ZERO
-        for p in range(R[R_SEATS]):
-            alive |= H[p]
         sb = _suit(best, suit_masks)
-        bounds[slot, 2] = sb + 1
-        bounds[slot, 3] = popcount(alive & suit_masks[sb] & (bit(best) - _ONE))
+        bounds[bucket, way, 2] = sb + 1
+        bounds[bucket, way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
     if result:
-        if bounds[slot, 0] < target:
-            bounds[slot, 0] = target
-    elif bounds[slot, 1] > target - 1:
-        bounds[slot, 1] = target - 1
+        if bounds[bucket, way, 0] < target:
+            bounds[bucket, way, 0] = target
+    elif bounds[bucket, way, 1] > target - 1:
+        bounds[bucket, way, 1] = target - 1
     ctr[C_TT_STORES] += 1
 
 
 @nb.njit(cache=True)
 def _hint_first(H, R, suit_masks, suit, rank, cards, count):
-    """Move the card of class (``suit``, ``rank``) to the front of ``cards`` if it is there."""
+    """Move the card of class (``suit``, ``rank`` from the top) to the front of ``cards``."""
     alive = _ZERO
     for p in range(R[R_SEATS]):
         alive |= H[p]
     m = alive & suit_masks[suit]
-    c = nth_card(m, np.int64(rank))
+    k = popcount(m) - 1 - np.int64(rank)
+    if k < 0:
+        return
+    c = nth_card(m, k)
     if c >= 0:
         _to_front(cards, count, c)
 
@@ -494,47 +617,48 @@ def _to_front(cards, count, c):
 
 
 @nb.njit(cache=True)
-def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr):
+def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
-    included) against best play by the others. An explicit stack (``fr``: one frame per card
-    played below the root: seat, next candidate, count, target, saved state); restores
-    every array it changes."""
+    included) against best play by the others. An explicit stack: ``fr`` one frame per card
+    played below the root (seat, next candidate, count, target, saved state, the rank-relevant
+    winner of a trick the card completes), ``rb`` the relevant cards (``R_*`` rows: answer,
+    union over refuted moves, cards skipped as equivalent). Restores every array it changes."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
-    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE, F_WREL = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
     d = 0
     target = target0
     entering = True
     value = False
+    rel = _ZERO
     while True:
         if entering:
             ctr[C_NODES] += 1
             fr[d, F_TGT] = target
-            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d])
+            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d], rb[0], d)
             if r >= 0:
                 value = r == 1
+                rel = rb[0, d]
                 entering = False
                 continue
-            else:
-                npl = st[S_NPL]
-                base = st[S_BASE]
-                seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
-                fr[d, F_SEAT] = seat
-                fr[d, F_IDX] = 0
-                cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
-                                  st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:])
-                fr[d, F_CNT] = cnt
-                slot = kbuf[d, KEY_WORDS]
-                if slot != np.uint64(0xFFFFFFFFFFFFFFFF) and stamps[np.int64(slot)] == stamp \
-                        and bounds[np.int64(slot), 2] > 0:
-                    _hint_first(H, R, suit_masks, bounds[np.int64(slot), 2] - 1, bounds[np.int64(slot), 3],
-                                mbuf[d, :MAX_MOVES], cnt)
-                fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
-                fr[d, F_BASE] = base
-                value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
-                # play the first candidate below
+            npl = st[S_NPL]
+            base = st[S_BASE]
+            seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
+            fr[d, F_SEAT] = seat
+            fr[d, F_IDX] = 0
+            cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
+                              st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d)
+            fr[d, F_CNT] = cnt
+            if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
+                bk = np.int64(kbuf[d, K_BUCKET])
+                w = np.int64(kbuf[d, K_HINT])
+                _hint_first(H, R, suit_masks, bounds[bk, w, 2] - 1, bounds[bk, w, 3], mbuf[d, :MAX_MOVES], cnt)
+            fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
+            fr[d, F_BASE] = base
+            rb[1, d] = _ZERO
+            value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
         else:
-            # a child (or this node's own probe) answered ``value``; climb to the parent
+            # a child (or this node's own probe) answered ``value`` resting on ``rel``; climb
             if d == 0:
                 return value
             d -= 1
@@ -544,14 +668,18 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
             H[seat] ^= bit(c)
             st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1]
             st[S_BASE] = fr[d, F_BASE]
+            if fr[d, F_WREL] >= 0:
+                rel |= bit(fr[d, F_WREL])
             mine = ((side >> seat) & 1) == 1
             if value == mine:
-                _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, c, suit_masks)
-                continue  # cut-off: the node is worth ``value``; climb again
+                _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
+                continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
+            rb[1, d] |= rel
             value = not mine
         # at node d with state restored: try its next candidate, or finish it
         if fr[d, F_IDX] >= fr[d, F_CNT]:
-            _store(H, R, st, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, -1, suit_masks)
+            rel = rb[1, d] | rb[2, d]
+            _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
             entering = False
             continue
         seat = fr[d, F_SEAT]
@@ -569,11 +697,17 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
             st[S_BROKEN] = 1
         players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
         target = fr[d, F_TGT]
+        fr[d, F_WREL] = -1
         if npl + 1 == players:
             w = base
             for j in range(base + 1, base + players):
                 if _beats(tc[j], tc[w], trump, suit_masks):
                     w = j
+            ws = _suit(tc[w], suit_masks)
+            for j in range(base, base + players):
+                if j != w and _suit(tc[j], suit_masks) == ws:
+                    fr[d, F_WREL] = tc[w]  # the winner beat a card of its own suit: its rank counts
+                    break
             winner = ts[w]
             st[S_NPL] = 0
             st[S_LEADER] = winner
@@ -584,6 +718,8 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
             st[S_NPL] = npl + 1
         d += 1
         entering = True
+
+
 
 
 @nb.njit(cache=True, nogil=True)
@@ -604,14 +740,15 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
         s = _next_seat(R, s, t1)
     st = np.zeros(S_LEN, np.int64)
     st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = npl, leader, broken, t1
-    kbuf = np.zeros((MAX_DEPTH, KEY_WORDS + 1), np.uint64)
+    kbuf = np.zeros((MAX_DEPTH, 10), np.uint64)
     mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
-    fr = np.zeros((MAX_DEPTH, 9), np.int64)
+    fr = np.zeros((MAX_DEPTH, 10), np.int64)
+    rb = np.zeros((3, MAX_DEPTH), np.uint64)
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr):
+        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
             lo = mid
         else:
             hi = mid - 1
