@@ -226,8 +226,9 @@ def experiment_options(f):
 @click.argument("game", required=False)
 @experiment_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/<game>-<unit>-<hash>).")
-@click.option("--records", type=click.Choice(["all", "summary", "none"]), default="all", show_default=True,
-              help="Keep per-record rows (all), only the summary (summary) or nothing but meta.json (none).")
+@click.option("--records", type=click.Choice(["all", "summary", "none", "dd"]), default="all", show_default=True,
+              help="Keep per-record rows (all), only the summary (summary) or nothing but meta.json (none); "
+                   "dd: all, plus double-dummy columns and metrics (slow: docs/double-dummy.md).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local threads, or Dask (a local cluster, or --scheduler).")
 @click.option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://host:8786.")
@@ -307,8 +308,10 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
 @click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
 @click.option("--dd", "double_dummy", is_flag=True,
               help="Mark every card that cost its side a trick double dummy (docs/double-dummy.md).")
+@click.option("--from-trick", type=int, default=1, show_default=True,
+              help="With --dd: analyse the play from this trick on (late tricks solve fast).")
 def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
-           policy, seat_policy, players, deal_type, contract, double_dummy):
+           policy, seat_policy, players, deal_type, contract, double_dummy, from_trick):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
     \b
@@ -327,7 +330,7 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
     (unit, index), = chosen.items()
     pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
-                           seat_policy=_seat_policies(seat_policy), dd=double_dummy))
+                           seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick))
 
 
 @main.command("dd")
@@ -340,12 +343,15 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
 @click.option("--policy", help="Policy of every seat (the play that is analysed).")
 @click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
 @click.option("--players", type=int, help="Number of players (games that have several forms).")
-def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players):
+@click.option("--from-trick", type=int, default=1, show_default=True,
+              help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
+def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players, from_trick):
     """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
 
     \b
     Examples:
       simcards dd spades --seed 7 --deal 123
+      simcards dd spades --seed 7 --deal 123 --from-trick 9
       simcards dd spades --hand "AS KS QS / AH KH QH / AD KD QD / AC KC QC"
     """
     from simcards.api import double_dummy_text
@@ -354,7 +360,7 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, pla
     g = get_game(game)
     pairs = list(settings) + _shortcut_pairs(g, players, None, None, settings)
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
-                                 policy=policy, seat_policy=_seat_policies(seat_policy)))
+                                 policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
 
 
 EPILOG_COMPARE = """\b

@@ -853,7 +853,7 @@ def side_mask(seats) -> int:
 
 
 def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: bool = False, trick1: bool = True,
-               table: Table | None = None, zero_sum: bool = True) -> list[dict]:
+               table: Table | None = None, zero_sum: bool = True, first_trick: int = 0) -> list[dict]:
     """What each card of a played hand cost its side against the best card, double dummy.
 
     ``hands``: masks by seat at the start of play; ``cards``: the cards in play order;
@@ -862,7 +862,8 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     (the side's tricks from then on with best play, the trick in progress included) and
     ``after`` (the same after this card, counting the trick it may complete) and
     ``cost = best - after``. ``zero_sum``: the seats split into two sides, so one side's
-    value is the remaining tricks minus the other's (half the solves).
+    value is the remaining tricks minus the other's (half the solves). ``first_trick``: analyse
+    the cards from that trick (0-based) on only (the late positions solve fast).
     """
     table = table or Table()
     table.fresh()
@@ -918,6 +919,10 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
             seat = ld
             for _ in tr:
                 seat = _next_py(seat, n, one, sitout)
+        if trick_no < first_trick:
+            if winners[k] >= 0:
+                trick_no += 1
+            continue
         mask = side_mask(sides[seat])
         best = value(k, mask)
         after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)

@@ -53,8 +53,8 @@ def play_text(costs: list[dict], short_names, side_name) -> str:
     ``short_names[s]``: one letter for seat ``s``; ``side_name(s)``: the side a seat's cost
     is counted for (its partnership, or the seat itself).
     """
-    lines = ["Play, double dummy: after each trick the tricks the measured side could still take;",
-             "a card marked (-k) cost its side k tricks against the best card at that point."]
+    lines = ["The bots' play; a card marked (-k) cost its side k tricks against the best card at that point",
+             "(double dummy: every card seen, best play by all from then on)."]
     by_trick: dict[int, list[dict]] = {}
     for step in costs:
         by_trick.setdefault(step["trick"], []).append(step)

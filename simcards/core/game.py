@@ -90,10 +90,17 @@ class DoubleDummySupport:
       what each card of the bots' play cost; ``hands``: the deal given as text instead.
     - ``replay(unit, variant, table, seed, index) -> str``: the replay of a record with every
       card that cost its side a trick marked.
+    - ``records(unit, variant, table, seed, start, count) -> int64 [count, len(columns)]``: the
+      double-dummy columns ``run --records dd`` adds to the records of ``units``;
+      ``tally(unit, records_df, variant)``: their metrics (additive tally rows).
     """
 
     analyse: Callable
     replay: Callable
+    units: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    records: Callable | None = None
+    tally: Callable | None = None
 
 
 @dataclass(frozen=True)

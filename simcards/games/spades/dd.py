@@ -7,9 +7,11 @@ forced opening club and ``first_trick_trump_allowed``.
 """
 from __future__ import annotations
 
-from simcards.core import dd
+import numpy as np
+
+from simcards.core import dd, stats
 from simcards.core.dd_text import marked_cards, parse_deal, play_text, table_text
-from simcards.core.game import DoubleDummySupport
+from simcards.core.game import Column, DoubleDummySupport
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import prepared, run_kernel
 from simcards.games.spades.replay import SEAT_NAMES, TEAM_NAMES, hand_text, replay
@@ -43,7 +45,7 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
             cards.append(c)
     row = {name: int(v) for (name, _), v in zip(rules.DEAL_COLUMNS, out[0])}
     return {"hands": hands, "leader": t[rules.T_FIRST_LEADER], "cards": cards, "record": row,
-            "dealer": t[rules.T_DEALER]}
+            "dealer": t[rules.T_DEALER], "winners": [t[rules.T_WINNERS + k] for k in range(13)]}
 
 
 def deal_table(variant, hands, trick1: bool = True, broken: bool = False, solver: dd.Table | None = None):
@@ -54,15 +56,18 @@ def deal_table(variant, hands, trick1: bool = True, broken: bool = False, solver
     return [[ns[s], total - ns[s]] for s in range(4)]
 
 
-def play_costs(variant, deal: dict, solver: dd.Table | None = None) -> list[dict]:
+def play_costs(variant, deal: dict, solver: dd.Table | None = None, first_trick: int = 0) -> list[dict]:
     """Per card of the bots' play: the tricks it cost its partnership (``core.dd.play_costs``)."""
     row, masks = solver_rules(variant, deal["hands"])
     sides = [TEAMS[s % 2] for s in range(4)]
-    return dd.play_costs(deal["hands"], row, masks, sides, deal["leader"], deal["cards"], table=solver)
+    return dd.play_costs(deal["hands"], row, masks, sides, deal["leader"], deal["cards"], table=solver,
+                         first_trick=first_trick)
 
 
-def analyse(variant, table, *, seed: int | None = None, index: int | None = None, hands: str | None = None) -> str:
-    """The text of ``simcards dd spades``: the double-dummy table, then the cost of each card played."""
+def analyse(variant, table, *, seed: int | None = None, index: int | None = None, hands: str | None = None,
+            from_trick: int = 1) -> str:
+    """The text of ``simcards dd spades``: the double-dummy table, then the cost of each card played
+    (from trick ``from_trick`` on; later tricks solve fast)."""
     solver = dd.Table()
     lines = []
     if hands is not None:
@@ -83,27 +88,81 @@ def analyse(variant, table, *, seed: int | None = None, index: int | None = None
     lines.append("Hands at the start of play:")
     for s in range(4):
         lines.append(f"  {SEAT_NAMES[s]:5} {hand_text(deal['hands'][s])}")
-    rows = deal_table(variant, deal["hands"], solver=solver)
-    lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(TEAM_NAMES), list(SEAT_NAMES), rows))
-    costs = play_costs(variant, deal, solver)
-    lines.append("Bots' play: " + ", ".join(
-        f"{TEAM_NAMES[t]} contract {r[f'contract{t}']}, won {r[f'won{t}']} "
-        f"(double dummy from the actual lead: {rows[deal['leader']][t]})" for t in range(2)))
+    if from_trick == 1:
+        rows = deal_table(variant, deal["hands"], solver=solver)
+        lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(TEAM_NAMES), list(SEAT_NAMES),
+                                rows))
+    costs = play_costs(variant, deal, solver, first_trick=from_trick - 1)
+    start = costs[0]
+    taken = sum(1 for k in range(from_trick - 1) if deal["winners"][k] % 2 == start["seat"] % 2)
+    lines.append("Bots' play: " + ", ".join(f"{TEAM_NAMES[t]} contract {r[f'contract{t}']}, won {r[f'won{t}']}"
+                                            for t in range(2)))
+    lines.append(f"From trick {from_trick} ({SEAT_NAMES[start['seat']]} on lead, {TEAM_NAMES[start['seat'] % 2]} "
+                 f"holding {taken} tricks): {TEAM_NAMES[start['seat'] % 2]} can take {taken + start['best']} "
+                 "in all double dummy")
     lines.append(play_text(costs, [n[0] for n in SEAT_NAMES], lambda s: TEAM_NAMES[s % 2]))
     return "\n".join(lines)
 
 
-def replay_dd(unit, variant, table, seed: int, index: int) -> str:
+def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) -> str:
     """``replay --dd``: the replay, then every card that cost its partnership a trick."""
     if (unit or "deal") != "deal":
         from simcards.core.errors import SimcardsError
 
         raise SimcardsError("replay --dd analyses one deal: use --deal N")
     text = replay(unit, variant, table, seed, index)
-    costs = play_costs(variant, played_deal(variant, table, seed, index))
-    lines = [text, "", "Double dummy (every card seen, best play by all): cards that cost their side a trick"]
+    costs = play_costs(variant, played_deal(variant, table, seed, index), first_trick=from_trick - 1)
+    lines = [text, "", "Double dummy (every card seen, best play by all): cards that cost their side a trick"
+             + (f", from trick {from_trick}" if from_trick > 1 else "")]
     lines.append(marked_cards(costs, SEAT_NAMES))
     return "\n".join(lines)
 
 
-SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd)
+COLUMNS = (
+    *(Column(f"dd_tricks{t}", f"Tricks team {t} takes double dummy from the actual opening lead "
+                              "(hands at the start of play).") for t in range(2)),
+    *(Column(f"dd_lost{t}", f"Tricks the cards of team {t} cost it against double-dummy play.") for t in range(2)),
+    *(Column(f"dd_lost_seat{s}", f"Tricks the cards of seat {s} cost its team.") for s in range(4)),
+)
+
+
+def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
+    """The ``COLUMNS`` of deals ``start .. start+count-1`` (``run --records dd``)."""
+    out = np.zeros((count, len(COLUMNS)), np.int64)
+    solver = dd.Table()
+    for i in range(count):
+        deal = played_deal(variant, table, seed, start + i)
+        costs = play_costs(variant, deal, solver)
+        leader_team = deal["leader"] % 2
+        out[i, leader_team] = costs[0]["best"]
+        out[i, 1 - leader_team] = 13 - costs[0]["best"]
+        for step in costs:
+            out[i, 2 + step["seat"] % 2] += step["cost"]
+            out[i, 4 + step["seat"]] += step["cost"]
+    return out
+
+
+def dd_tally(unit, df, variant):
+    """Mean double-dummy tricks and trick loss per team and seat; contracts makeable double
+    dummy against made (number contracts, by contract)."""
+    rows = stats.TallyRows()
+    n = len(df)
+    teams = stats.record_index(n, 2)
+    team = np.repeat(np.arange(2), n)
+    per_team = lambda name: np.concatenate([df[f"{name}0"].to_numpy(), df[f"{name}1"].to_numpy()])  # noqa: E731
+    rows.add("dd_tricks", "mean", per_team("dd_tricks"), by=team, labels=("team0", "team1"))
+    rows.add("dd_lost", "mean", per_team("dd_lost"), by=team, labels=("team0", "team1"))
+    rows.add("dd_lost_all", "mean", per_team("dd_lost"), record=teams)
+    rows.add("dd_lost_seat", "mean", np.concatenate([df[f"dd_lost_seat{s}"].to_numpy() for s in range(4)]),
+             by=np.repeat(np.arange(4), n), labels=("seat0", "seat1", "seat2", "seat3"))
+    contract = per_team("contract")
+    makeable = per_team("dd_tricks") >= contract
+    has = contract > 0
+    rows.add("dd_makeable", "rate", makeable, where=has, by=contract, record=teams)
+    rows.add("dd_makeable_all", "rate", makeable, where=has, record=teams)
+    rows.add("dd_makeable_set", "rate", per_team("made") == 0, where=has & makeable, record=teams)
+    return rows.frame()
+
+
+SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
+                             records=dd_records, tally=dd_tally)
