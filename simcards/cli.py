@@ -343,22 +343,25 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
 @click.option("--policy", help="Policy of every seat (the play that is analysed).")
 @click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
 @click.option("--players", type=int, help="Number of players (games that have several forms).")
+@click.option("--deal-type", help="Kierki: deal type of --deal (double dummy covers trumps).")
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
-def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players, from_trick):
+def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players, deal_type, from_trick):
     """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
 
     \b
     Examples:
       simcards dd spades --seed 7 --deal 123
       simcards dd spades --seed 7 --deal 123 --from-trick 9
+      simcards dd cutthroat --players 4 --seed 3 --deal 1 --from-trick 8
+      simcards dd kierki --deal-type trumps --seed 2 --deal 4 --from-trick 9
       simcards dd spades --hand "AS KS QS / AH KH QH / AD KD QD / AC KC QC"
     """
     from simcards.api import double_dummy_text
     from simcards.core.game import get_game
 
     g = get_game(game)
-    pairs = list(settings) + _shortcut_pairs(g, players, None, None, settings)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, None, settings, "deal")
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
                                  policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
 
