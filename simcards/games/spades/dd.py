@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.core import dd, stats
-from simcards.core.dd_text import marked_cards, parse_deal, play_text, table_text
+from simcards.core import dd, dd_report, stats
+from simcards.core.dd_text import parse_deal
+from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, DoubleDummySupport
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import prepared, run_kernel
@@ -48,74 +49,44 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
             "dealer": t[rules.T_DEALER], "winners": [t[rules.T_WINNERS + k] for k in range(13)]}
 
 
-def deal_table(variant, hands, trick1: bool = True, broken: bool = False, solver: dd.Table | None = None):
-    """[[NS, EW] tricks for each seat on lead] of a deal."""
-    row, masks = solver_rules(variant, hands, trick1)
-    total = bin(hands[0]).count("1")
-    ns = dd.table_by_leader(hands, row, masks, TEAMS[0], range(4), table=solver, trick1=trick1, broken=broken)
-    return [[ns[s], total - ns[s]] for s in range(4)]
+SIDES = dd_report.Sides(TEAMS, TEAM_NAMES, SEAT_NAMES)
 
 
 def play_costs(variant, deal: dict, solver: dd.Table | None = None, first_trick: int = 0) -> list[dict]:
     """Per card of the bots' play: the tricks it cost its partnership (``core.dd.play_costs``)."""
     row, masks = solver_rules(variant, deal["hands"])
-    sides = [TEAMS[s % 2] for s in range(4)]
-    return dd.play_costs(deal["hands"], row, masks, sides, deal["leader"], deal["cards"], table=solver,
-                         first_trick=first_trick)
+    return dd_report.costs(deal, row, masks, SIDES, first_trick=first_trick, solver=solver)
 
 
 def analyse(variant, table, *, seed: int | None = None, index: int | None = None, hands: str | None = None,
             from_trick: int = 1) -> str:
     """The text of ``simcards dd spades``: the double-dummy table, then the cost of each card played
     (from trick ``from_trick`` on; later tricks solve fast)."""
-    solver = dd.Table()
-    lines = []
     if hands is not None:
         _, deck, _ = prepared(variant)
-        deck_mask = sum(1 << int(c) for c in deck)
-        masks = parse_deal(hands, 4, deck_mask, SEAT_NAMES)
-        full = bin(masks[0]).count("1") == 13
-        lines.append("Spades, deal given as text" + ("" if full else " (an ending: spades count as broken)"))
-        for s in range(4):
-            lines.append(f"  {SEAT_NAMES[s]:5} {hand_text(masks[s])}")
-        rows = deal_table(variant, masks, trick1=full, broken=not full, solver=solver)
-        lines.append(table_text("Double-dummy tricks by seat on lead:", list(TEAM_NAMES), list(SEAT_NAMES), rows))
-        return "\n".join(lines)
+        masks = parse_deal(hands, 4, sum(1 << int(c) for c in deck), SEAT_NAMES)
+        row, suit_masks = solver_rules(variant, masks)
+        return dd_report.table_only_text("Spades, deal given as text", masks, row, suit_masks, SIDES, hand_text,
+                                         full=bin(masks[0]).count("1") == 13)
     deal = played_deal(variant, table, seed, index)
     r = deal["record"]
-    lines.append(f"Spades, seed {seed}, deal {index}: dealer {SEAT_NAMES[deal['dealer']]}, "
-                 f"first lead {SEAT_NAMES[deal['leader']]}")
-    lines.append("Hands at the start of play:")
-    for s in range(4):
-        lines.append(f"  {SEAT_NAMES[s]:5} {hand_text(deal['hands'][s])}")
-    if from_trick == 1:
-        rows = deal_table(variant, deal["hands"], solver=solver)
-        lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(TEAM_NAMES), list(SEAT_NAMES),
-                                rows))
-    costs = play_costs(variant, deal, solver, first_trick=from_trick - 1)
-    start = costs[0]
-    taken = sum(1 for k in range(from_trick - 1) if deal["winners"][k] % 2 == start["seat"] % 2)
-    lines.append("Bots' play: " + ", ".join(f"{TEAM_NAMES[t]} contract {r[f'contract{t}']}, won {r[f'won{t}']}"
-                                            for t in range(2)))
-    lines.append(f"From trick {from_trick} ({SEAT_NAMES[start['seat']]} on lead, {TEAM_NAMES[start['seat'] % 2]} "
-                 f"holding {taken} tricks): {TEAM_NAMES[start['seat'] % 2]} can take {taken + start['best']} "
-                 "in all double dummy")
-    lines.append(play_text(costs, [n[0] for n in SEAT_NAMES], lambda s: TEAM_NAMES[s % 2]))
-    return "\n".join(lines)
+    row, suit_masks = solver_rules(variant, deal["hands"])
+    head = (f"Spades, seed {seed}, deal {index}: dealer {SEAT_NAMES[deal['dealer']]}, "
+            f"first lead {SEAT_NAMES[deal['leader']]}")
+    result = "Bots' play: " + ", ".join(f"{TEAM_NAMES[t]} contract {r[f'contract{t}']}, won {r[f'won{t}']}"
+                                        for t in range(2))
+    return dd_report.analysis_text(head, deal, row, suit_masks, SIDES, hand_text, from_trick=from_trick,
+                                   result_line=result)
 
 
 def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) -> str:
     """``replay --dd``: the replay, then every card that cost its partnership a trick."""
     if (unit or "deal") != "deal":
-        from simcards.core.errors import SimcardsError
-
         raise SimcardsError("replay --dd analyses one deal: use --deal N")
-    text = replay(unit, variant, table, seed, index)
-    costs = play_costs(variant, played_deal(variant, table, seed, index), first_trick=from_trick - 1)
-    lines = [text, "", "Double dummy (every card seen, best play by all): cards that cost their side a trick"
-             + (f", from trick {from_trick}" if from_trick > 1 else "")]
-    lines.append(marked_cards(costs, SEAT_NAMES))
-    return "\n".join(lines)
+    deal = played_deal(variant, table, seed, index)
+    row, masks = solver_rules(variant, deal["hands"])
+    return dd_report.marked_text(replay(unit, variant, table, seed, index), deal, row, masks, SIDES,
+                                 from_trick=from_trick)
 
 
 COLUMNS = (
