@@ -351,7 +351,6 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, pla
 
     \b
     Examples:
-      simcards dd spades --seed 7 --deal 123
       simcards dd spades --seed 7 --deal 123 --from-trick 9
       simcards dd cutthroat --players 4 --seed 3 --deal 1 --from-trick 8
       simcards dd kierki --deal-type trumps --seed 2 --deal 4 --from-trick 9
