@@ -95,8 +95,10 @@ def _show(value: Any) -> str:
 
 def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
                 preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
-                policy: str | None = None, seat_policy: Mapping[int, str] | None = None) -> str:
-    """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints)."""
+                policy: str | None = None, seat_policy: Mapping[int, str] | None = None, dd: bool = False,
+                from_trick: int = 1) -> str:
+    """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints);
+    ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md)."""
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -105,7 +107,43 @@ def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, se
         raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
     v = g.variant(preset, variant, list(settings))
     table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    if dd:
+        return _double_dummy(g).replay(u.name, v, table, seed, index, from_trick=_trick_number(from_trick))
     return g.replay(u.name, v, table, seed, index)
+
+
+def _double_dummy(g: Game):
+    if g.double_dummy is None:
+        raise SimcardsError(f"{g.name} offers no double-dummy analysis (the trick-taking games do: "
+                            "spades, cutthroat, kierki)")
+    return g.double_dummy
+
+
+def double_dummy_text(game: str | Game, *, seed: int = 0, index: int | None = None, hands: str | None = None,
+                      preset: str | None = None, variant: Mapping[str, Any] | None = None,
+                      settings: Sequence[str] = (), policy: str | None = None,
+                      seat_policy: Mapping[int, str] | None = None, from_trick: int = 1) -> str:
+    """What `simcards dd` prints: the double-dummy table of deal ``index`` of ``seed`` (or of the
+    deal written in ``hands``) and what each card of the bots' play cost (docs/double-dummy.md)."""
+    from simcards.core.policy import seat_policies
+
+    g = game if isinstance(game, Game) else get_game(game)
+    support = _double_dummy(g)
+    if (index is None) == (hands is None):
+        raise SimcardsError("name one deal: --deal N (a simulated deal of --seed) or --hand \"...\" (all hands as text)")
+    if index is not None and index < 0:
+        raise SimcardsError(f"deal number must be >= 0, got {index}")
+    v = g.variant(preset, variant, list(settings))
+    table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    if hands is not None and from_trick != 1:
+        raise SimcardsError("--from-trick analyses a simulated deal's play: use it with --deal")
+    return support.analyse(v, table, seed=seed, index=index, hands=hands, from_trick=_trick_number(from_trick))
+
+
+def _trick_number(n: int) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SimcardsError(f"--from-trick must be a trick number from 1, got {n!r}")
+    return n
 
 
 def compare(game: str, arms: Sequence[str], **options: Any):

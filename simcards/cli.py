@@ -226,8 +226,9 @@ def experiment_options(f):
 @click.argument("game", required=False)
 @experiment_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/<game>-<unit>-<hash>).")
-@click.option("--records", type=click.Choice(["all", "summary", "none"]), default="all", show_default=True,
-              help="Keep per-record rows (all), only the summary (summary) or nothing but meta.json (none).")
+@click.option("--records", type=click.Choice(["all", "summary", "none", "dd"]), default="all", show_default=True,
+              help="Keep per-record rows (all), only the summary (summary) or nothing but meta.json (none); "
+                   "dd: all, plus double-dummy columns and metrics (slow: docs/double-dummy.md).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local threads, or Dask (a local cluster, or --scheduler).")
 @click.option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://host:8786.")
@@ -305,8 +306,12 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
 @click.option("--players", type=int, help="Number of players (games that have several forms).")
 @click.option("--deal-type", help="Kierki: deal type of --deal.")
 @click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
+@click.option("--dd", "double_dummy", is_flag=True,
+              help="Mark every card that cost its side a trick double dummy (docs/double-dummy.md).")
+@click.option("--from-trick", type=int, default=1, show_default=True,
+              help="With --dd: analyse the play from this trick on (late tricks solve fast).")
 def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
-           policy, seat_policy, players, deal_type, contract):
+           policy, seat_policy, players, deal_type, contract, double_dummy, from_trick):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
     \b
@@ -325,7 +330,39 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
     (unit, index), = chosen.items()
     pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
-                           seat_policy=_seat_policies(seat_policy)))
+                           seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick))
+
+
+@main.command("dd")
+@click.argument("game")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deal.")
+@click.option("--deal", "deal_index", type=int, help="Analyse deal number N of --seed, as the bots played it.")
+@click.option("--hand", "hands", help='All hands as text, in seat order, separated by "/" (an ending is fine).')
+@click.option("--preset", help="Named house-rule set.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
+@click.option("--policy", help="Policy of every seat (the play that is analysed).")
+@click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
+@click.option("--players", type=int, help="Number of players (games that have several forms).")
+@click.option("--deal-type", help="Kierki: deal type of --deal (double dummy covers trumps).")
+@click.option("--from-trick", type=int, default=1, show_default=True,
+              help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
+def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players, deal_type, from_trick):
+    """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
+
+    \b
+    Examples:
+      simcards dd spades --seed 7 --deal 123 --from-trick 9
+      simcards dd cutthroat --players 4 --seed 3 --deal 1 --from-trick 8
+      simcards dd kierki --deal-type trumps --seed 2 --deal 4 --from-trick 9
+      simcards dd spades --hand "AS KS QS / AH KH QH / AD KD QD / AC KC QC"
+    """
+    from simcards.api import double_dummy_text
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, None, settings, "deal")
+    click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
+                                 policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
 
 
 EPILOG_COMPARE = """\b

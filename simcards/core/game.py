@@ -82,6 +82,28 @@ class OddsSupport:
 
 
 @dataclass(frozen=True)
+class DoubleDummySupport:
+    """A game's double-dummy analysis (docs/double-dummy.md); the solver is ``core.dd``.
+
+    - ``analyse(variant, table, *, seed, index, hands) -> str``: the text of ``simcards dd``:
+      the table of tricks by seat on lead and, for a simulated deal (``seed``, ``index``),
+      what each card of the bots' play cost; ``hands``: the deal given as text instead.
+    - ``replay(unit, variant, table, seed, index) -> str``: the replay of a record with every
+      card that cost its side a trick marked.
+    - ``records(unit, variant, table, seed, start, count) -> int64 [count, len(columns)]``: the
+      double-dummy columns ``run --records dd`` adds to the records of ``units``;
+      ``tally(unit, records_df, variant)``: their metrics (additive tally rows).
+    """
+
+    analyse: Callable
+    replay: Callable
+    units: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    records: Callable | None = None
+    tally: Callable | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the rest of simcards needs to know about one game.
 
@@ -113,6 +135,7 @@ class Game:
     shortcuts: Mapping[str, str] = field(default_factory=dict)  # CLI option -> variant field
     default_policy: str = "basic"
     odds: Mapping[str, OddsSupport] = field(default_factory=dict)  # command -> support
+    double_dummy: DoubleDummySupport | None = None  # `simcards dd`, `replay --dd` (docs/double-dummy.md)
 
     def odds_support(self, command: str) -> OddsSupport:
         if command not in self.odds:

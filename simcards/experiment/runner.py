@@ -30,7 +30,7 @@ import pandas as pd
 from simcards.core.errors import SimcardsError
 from simcards.core.game import get_game
 from simcards.core import stats
-from simcards.experiment.spec import ExperimentSpec
+from simcards.experiment.spec import KEEPS_RECORDS, ExperimentSpec
 from simcards.experiment.store import ResultsFolder
 
 BACKENDS = ("local", "dask")
@@ -62,6 +62,11 @@ def simulate_records(spec: ExperimentSpec, start: int, count: int) -> pd.DataFra
     array = game.simulate(spec.unit, variant, table, spec.seed, start, count)
     frame = pd.DataFrame(np.asarray(array), columns=unit.column_names())
     frame.insert(0, "index", np.arange(start, start + count, dtype=np.int64))
+    if spec.records == "dd":  # double-dummy columns (docs/double-dummy.md)
+        dd = game.double_dummy
+        extra = dd.records(spec.unit, variant, table, spec.seed, start, count)
+        for j, column in enumerate(dd.columns):
+            frame[column.name] = np.asarray(extra)[:, j]
     return frame
 
 
@@ -72,7 +77,9 @@ def compute_chunk(spec_dict: dict, start: int, count: int) -> tuple[pd.DataFrame
     game, variant, _ = _context(spec)
     records = simulate_records(spec, start, count)
     tally = game.tally(spec.unit, records, variant) if spec.records != "none" else stats.empty()
-    return (records if spec.records == "all" else None), tally, time.perf_counter() - t0
+    if spec.records == "dd":
+        tally = stats.combine([tally, game.double_dummy.tally(spec.unit, records, variant)])
+    return (records if spec.records in KEEPS_RECORDS else None), tally, time.perf_counter() - t0
 
 
 class ChunkPlanner:
@@ -468,9 +475,9 @@ def _execute(spec, folder, done, *, threads, backend, scheduler, workers, progre
             folder.finish(spec, tally, summary, _batch_frame(batch_tallies) if batch_size else None)
         except SimcardsError as exc:
             raise SimcardsError(f"{exc}; every chunk is kept: make room and run the same command again") from None
-        if spec.records == "all":
+        if spec.records in KEEPS_RECORDS:
             records = pd.read_parquet(folder.path / "deals.parquet")
-    elif spec.records == "all" and kept:
+    elif spec.records in KEEPS_RECORDS and kept:
         records = pd.concat([kept[s] for s in sorted(kept)], ignore_index=True)
     return RunResult(spec=spec, summary=summary, tally=tally, records=records,
                      out=folder.path if folder else None, seconds=seconds, resumed_chunks=len(done),
@@ -493,7 +500,7 @@ def _batch_frame(batch_tallies: dict[int, pd.DataFrame]) -> pd.DataFrame:
 
 def _load_complete(spec: ExperimentSpec, folder: ResultsFolder, n_chunks: int) -> RunResult:
     tally = pd.read_parquet(folder.path / "tally.parquet")
-    records = pd.read_parquet(folder.path / "deals.parquet") if spec.records == "all" else None
+    records = pd.read_parquet(folder.path / "deals.parquet") if spec.records in KEEPS_RECORDS else None
     batch_tallies = {}
     if (folder.path / "batches.parquet").exists():
         frame = pd.read_parquet(folder.path / "batches.parquet")

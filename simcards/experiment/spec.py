@@ -19,7 +19,8 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core.policy import is_user_spec, seat_policies
 
-RECORD_MODES = ("all", "summary", "none")
+RECORD_MODES = ("all", "summary", "none", "dd")
+KEEPS_RECORDS = ("all", "dd")  # modes that keep per-record rows (dd: with double-dummy columns, docs/double-dummy.md)
 MAX_SEED = 2**63 - 1
 
 
@@ -116,6 +117,9 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
         raise SimcardsError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
     if records not in RECORD_MODES:
         raise SimcardsError(f"records must be one of {', '.join(RECORD_MODES)}, got {records!r}")
+    if records == "dd" and (g.double_dummy is None or u.name not in g.double_dummy.units):
+        offered = f"unit {', '.join(g.double_dummy.units)}" if g.double_dummy else "no game of this kind"
+        raise SimcardsError(f"--records dd: {g.name} has no double-dummy columns for unit {u.name} ({offered})")
     v = g.variant(preset, variant, list(settings))
     specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
     g.policies.table(specs)  # compile now: a bad policy fails before any work starts

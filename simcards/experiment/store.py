@@ -40,7 +40,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from simcards.core.errors import SimcardsError
-from simcards.experiment.spec import ExperimentSpec
+from simcards.experiment.spec import KEEPS_RECORDS, ExperimentSpec
 
 META = "meta.json"
 LOCK = ".lock"
@@ -401,7 +401,7 @@ class ResultsFolder:
         """Merge chunk records into deals.parquet, write tally and summary (checksummed), mark complete."""
         files = self.meta.setdefault("files", {})
         entries = sorted(self.meta["manifest"]["done"], key=lambda e: e["start"])
-        if spec.records == "all":
+        if spec.records in KEEPS_RECORDS:
             files["deals.parquet"] = self._merge_records(entries)
         files["tally.parquet"] = atomic_write_parquet(self.path / "tally.parquet", tally)
         if batches is not None:

@@ -1,6 +1,6 @@
 """Cutthroat Spades (3 players; 4- and 5-player forms with jokers): docs/games/cutthroat.md."""
 from simcards.core.game import Game
-from simcards.games.cutthroat import records, replay as _replay, rules
+from simcards.games.cutthroat import dd as _dd, records, replay as _replay, rules
 from simcards.games.cutthroat.odds import BID
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import PRESETS, CutthroatVariant
@@ -23,4 +23,5 @@ GAME = Game(
     shortcuts={"players": "num_players"},
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
+    double_dummy=_dd.SUPPORT,
 )

@@ -3,7 +3,7 @@
 Rules: docs/games/kierki.md; docs: docs/games/kierki.md.
 """
 from simcards.core.game import Game
-from simcards.games.kierki import odds, records, replay as _replay
+from simcards.games.kierki import dd as _dd, odds, records, replay as _replay
 from simcards.games.kierki.policies import CATALOG
 from simcards.games.kierki.rules import run_records
 from simcards.games.kierki.variant import PRESETS, KierkiVariant
@@ -31,4 +31,5 @@ GAME = Game(
     shortcuts={"deal-type": "deal_type"},
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"trump": odds.TRUMP},
+    double_dummy=_dd.SUPPORT,
 )

@@ -1,7 +1,7 @@
 """Partnership Spades (rules: docs/games/spades.md; docs: docs/games/spades.md)."""
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
-from simcards.games.spades import records
+from simcards.games.spades import dd, records
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.odds import BID
 from simcards.games.spades.policies import BASIC, DECISIONS, EXPERT, RANDOM
@@ -31,4 +31,5 @@ GAME = Game(
     aliases=("partnership-spades",),
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
+    double_dummy=dd.SUPPORT,
 )

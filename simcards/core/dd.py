@@ -1,0 +1,966 @@
+"""Double-dummy solver for trick-taking games: exact tricks against best defence.
+
+Every card is visible; the *measured side* (a set of seats) tries to take as many of
+the remaining tricks as it can, everybody else tries to stop it. In a partnership game
+that is the usual double-dummy value; in a game without partnerships (Cutthroat,
+Kierki) the measured player plays against all the others together, the "paranoid"
+reduction of a many-player game to two sides: an exact bound on what the player can
+guarantee, not a prediction of what self-interested opponents would let him take.
+
+The search knows no game. A game describes its trick rules as plain numbers
+(:data:`R_*` slots of an ``int64`` rules row, built by :func:`rules_row`) and the
+effective suit of each card as four ``uint64`` masks (jokers folded into spades);
+within an effective suit a higher card number is a higher card (``core.tricks``).
+
+Techniques (each can be switched off with the ``features`` bits, for measurement):
+
+- **null-window search**: :func:`solve` asks a boolean question "can the side take
+  ``t`` more tricks?" (an alpha-beta search whose window is one trick wide) and
+  bisects ``t``; every answer leaves bounds in the transposition table, so later
+  questions reuse earlier work (MTD-style);
+- **transposition table** (``F_TT``) at trick boundaries, keyed on the remaining cards
+  reduced to rank-equivalence classes (``F_CLASSES``): within each suit only the order
+  of the cards still held matters, so positions that differ only in which cards were
+  played (``AK`` vs ``AQ`` once the king is gone) share one entry. An entry holds a
+  lower and an upper bound on the side's tricks from that position;
+- **quick tricks** (``F_QUICK``): winners the leader can cash at once (top cards in a
+  row, not ruffable) prove or refute a question without search;
+- **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
+  cheaply, let partner's winner stand, discard low), and only one card of each run of
+  equivalent cards is tried (cards adjacent once played cards are removed).
+
+All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
+thread its own :class:`Table`.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcards.core.cards import bit, highest_card, lowest_card, nth_card, popcount
+
+# rules row slots
+R_SEATS, R_TRUMP, R_LEAD_RESTRICT, R_OBLIGATION, R_FORCED_LEAD, R_NO_TRUMP_T1, R_SITOUT_T1, R_FEATURES = range(8)
+R_LEN = 8
+# trump obligation of a player void in the suit led (Kierki variants)
+OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
+# features
+F_TT, F_CLASSES, F_QUICK, F_ORDER = 1, 2, 4, 8
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER
+
+# state slots (int64 array ``st``)
+S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
+S_LEN = 5
+# counters (int64 array ``ctr``)
+C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES = 0, 1, 2, 3
+C_LEN = 4
+
+KEY_WORDS = 3  # suit lengths of every hand, leader, broken, trump; measured side
+ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the relevance pattern
+K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
+WAYS = 16  # entries per bucket
+MAX_MOVES = 24  # candidates at one node (17-card hands at most)
+MAX_DEPTH = 64  # cards in a deal plus one
+DEFAULT_TABLE_BITS = 14
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def rules_row(seats: int, trump: int, *, lead_restrict: bool = False, obligation: int = OBLIGE_NONE,
+              forced_lead: int = -1, no_trump_trick1: bool = False, sitout_trick1: int = -1,
+              features: int = F_ALL) -> np.ndarray:
+    """The ``int64`` rules row of a game (see the ``R_*`` slots).
+
+    ``trump``: effective suit 0..3 or -1 (no trump). ``lead_restrict``: a trump may not
+    be led before one was played unless the leader holds only trumps (spades broken).
+    ``forced_lead``: card that must open trick 1; ``no_trump_trick1``: a void player may
+    not trump on trick 1 while holding another card; ``sitout_trick1``: seat that plays
+    no card to trick 1 (-1: none). The trick-1 rules apply while ``st[S_T1]`` is set.
+    """
+    if not 2 <= seats <= 5:
+        raise ValueError("the solver handles 2 to 5 seats")
+    row = np.zeros(R_LEN, np.int64)
+    row[R_SEATS], row[R_TRUMP], row[R_LEAD_RESTRICT], row[R_OBLIGATION] = seats, trump, int(lead_restrict), obligation
+    row[R_FORCED_LEAD], row[R_NO_TRUMP_T1], row[R_SITOUT_T1], row[R_FEATURES] = (
+        forced_lead, int(no_trump_trick1), sitout_trick1, features)
+    return row
+
+
+class Table:
+    """A transposition table (one per thread): arrays plus the stamp of the current problem.
+
+    Entries are valid for one stamp only; :meth:`fresh` starts a new problem (a new
+    deal, rules or measured side) without clearing the arrays.
+    """
+
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS):
+        size = 1 << bits
+        self.keys = np.zeros((size, WAYS, ENTRY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, WAYS, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
+        self.stamps = np.zeros((size, WAYS), np.int64)
+        self.stamp = 0
+        self.counters = np.zeros(C_LEN, np.int64)
+
+    def fresh(self) -> int:
+        self.stamp += 1
+        return self.stamp
+
+
+# ---------------------------------------------------------------- compiled search
+
+
+@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
+def _suit(c, suit_masks):
+    b = bit(c)
+    for s in range(4):
+        if suit_masks[s] & b:
+            return s
+    return -1
+
+
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+def _beats(c, best, trump, suit_masks):
+    """Card ``c`` beats ``best`` (the card winning the trick so far)."""
+    sc = _suit(c, suit_masks)
+    sb = _suit(best, suit_masks)
+    if sc == sb:
+        return c > best
+    return trump >= 0 and sc == trump
+
+
+@nb.njit(cache=True, nogil=True)
+def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
+    """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
+    trump = R[R_TRUMP]
+    if npl == 0:
+        if t1 and R[R_FORCED_LEAD] >= 0 and hand & bit(R[R_FORCED_LEAD]):
+            return bit(R[R_FORCED_LEAD])
+        if R[R_LEAD_RESTRICT] and not broken and trump >= 0:
+            side = hand & ~suit_masks[trump]
+            if side:
+                return side
+        return hand
+    led = _suit(tc[0], suit_masks)
+    same = hand & suit_masks[led]
+    if same:
+        return same
+    if trump < 0:
+        return hand
+    trumps = hand & suit_masks[trump]
+    if t1 and R[R_NO_TRUMP_T1]:
+        side = hand & ~suit_masks[trump]
+        if side:
+            return side
+    if trumps and R[R_OBLIGATION] != OBLIGE_NONE:
+        if R[R_OBLIGATION] == OBLIGE_OVERTRUMP:
+            top = np.int64(-1)
+            for i in range(npl):
+                if suit_masks[trump] & bit(tc[i]) and tc[i] > top:
+                    top = tc[i]
+            if top >= 0:
+                over = trumps & ~((bit(top) << _ONE) - _ONE)
+                if over:
+                    return over
+        return trumps
+    return hand
+
+
+@nb.njit(cache=True, inline="always")
+def _next_seat(R, seat, t1):
+    n = R[R_SEATS]
+    s = (seat + 1) % n
+    if t1 and s == R[R_SITOUT_T1]:
+        s = (s + 1) % n
+    return s
+
+
+@nb.njit(cache=True)
+def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
+    """The table's hash key (``out[:3]``): every hand's suit lengths, leader, spades broken,
+    trump and measured side. Entries under one key differ in their rank patterns."""
+    a = _ZERO
+    b = _ZERO
+    for p in range(n):
+        for s in range(4):
+            length = np.uint64(popcount(H[p] & suit_masks[s]))
+            pos = 4 * p + s
+            if pos < 12:
+                a |= length << np.uint64(5 * pos)
+            else:
+                b |= length << np.uint64(5 * (pos - 12))
+    b |= (np.uint64(leader) << np.uint64(40)) | (np.uint64(broken) << np.uint64(43)) \
+        | (np.uint64(trump + 1) << np.uint64(44))
+    out[0] = a
+    out[1] = b
+    out[2] = np.uint64(side)
+
+
+@nb.njit(cache=True)
+def _canonical(H, n, suit_masks, out):
+    """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
+    numbered from the top (0 = the highest still out), so only the order of the live cards
+    counts, not which cards were played."""
+    for p in range(5):
+        out[p] = _ZERO
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    for s in range(4):
+        rem = alive & suit_masks[s]
+        shift = np.uint64(16 * s)
+        for p in range(n):
+            m = H[p] & suit_masks[s]
+            while m:
+                low = m & (~m + _ONE)
+                m ^= low
+                r = np.uint64(popcount(rem & ~((low << _ONE) - _ONE)))
+                out[p] |= _ONE << (shift + r)
+
+
+@nb.njit(cache=True, inline="always")
+def _hash3(words):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(3):
+        h ^= words[i]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@nb.njit(cache=True)
+def _top_cards(alive_suit, r):
+    """The ``r`` highest cards of ``alive_suit``."""
+    out = _ZERO
+    m = alive_suit
+    for _ in range(r):
+        if m == _ZERO:
+            break
+        t = bit(highest_card(m))
+        out |= t
+        m ^= t
+    return out
+
+
+@nb.njit(cache=True)
+def _top_mask_of(rel, alive, suit_masks):
+    """The relevance pattern of a card set: per suit the classes from the top down to the
+    lowest relevant card (16 bits a suit, as in :func:`_canonical`)."""
+    top = _ZERO
+    for s in range(4):
+        rs = rel & alive & suit_masks[s]
+        if rs:
+            low = rs & (~rs + _ONE)
+            r = popcount(alive & suit_masks[s] & ~(low - _ONE))
+            top |= ((_ONE << np.uint64(r)) - _ONE) << np.uint64(16 * s)
+    return top
+
+
+@nb.njit(cache=True)
+def _cards_of_top_mask(top, alive, suit_masks):
+    """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
+    out = _ZERO
+    for s in range(4):
+        r = popcount((top >> np.uint64(16 * s)) & np.uint64(0xFFFF))
+        out |= _top_cards(alive & suit_masks[s], r)
+    return out
+
+
+@nb.njit(cache=True)
+def _top_trumps(H, R, suit_masks):
+    """(holder, k, cards): the seat holding the highest trump still out, how many of the top
+    trumps in a row it holds (each wins a trick whenever it is played) and those trumps."""
+    n = R[R_SEATS]
+    trumps = _ZERO
+    for p in range(n):
+        trumps |= H[p] & suit_masks[R[R_TRUMP]]
+    if trumps == _ZERO:
+        return -1, 0, _ZERO
+    top = bit(highest_card(trumps))
+    holder = -1
+    for p in range(n):
+        if H[p] & top:
+            holder = p
+    k = 0
+    used = _ZERO
+    while trumps:
+        top = bit(highest_card(trumps))
+        if H[holder] & top:
+            k += 1
+            trumps ^= top
+            used |= top
+        else:
+            break
+    return holder, k, used
+
+
+@nb.njit(cache=True)
+def _last_trick(H, R, suit_masks, leader, t1):
+    """Winner of the last trick, every player holding one card."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    best = lowest_card(H[leader])
+    winner = leader
+    s = leader
+    for _ in range(n - 1):
+        s = _next_seat(R, s, t1)
+        if s == leader:
+            break
+        c = lowest_card(H[s])
+        if c >= 0 and _beats(c, best, trump, suit_masks):
+            best = c
+            winner = s
+    return winner
+
+
+@nb.njit(cache=True)
+def _quick_tricks(H, R, side, suit_masks, leader, broken):
+    """(tricks, cards): winners the leader can cash at once (top cards in a row of each suit,
+    limited in a side suit by the length of every opponent who could ruff) and those cards."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = (side >> leader) & 1
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    hand = H[leader]
+    total = 0
+    used = _ZERO
+    only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
+    for s in range(4):
+        own = hand & suit_masks[s]
+        if own == _ZERO:
+            continue
+        if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
+            continue
+        rem = alive & suit_masks[s]
+        k = 0
+        while rem:
+            top = bit(highest_card(rem))
+            if own & top:
+                k += 1
+                rem ^= top
+            else:
+                break
+        if k and trump >= 0 and s != trump:
+            for p in range(n):
+                if ((side >> p) & 1) != mine and H[p] & suit_masks[trump]:
+                    length = popcount(H[p] & suit_masks[s])
+                    if length < k:
+                        k = length
+        total += k
+        used |= _top_cards(alive & suit_masks[s], k)
+    return total, used
+
+
+@nb.njit(cache=True)
+def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
+    """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
+    ``skipped[d]``: the cards left out as equivalent to a tried one."""
+    trump = R[R_TRUMP]
+    n = R[R_SEATS]
+    hand = H[seat]
+    legal = legal_mask(R, hand, suit_masks, npl, tc, broken, t1)
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    for i in range(npl):
+        alive |= bit(tc[i])
+    order = R[R_FEATURES] & F_ORDER
+    mine = (side >> seat) & 1
+    # the trick so far
+    win_card = np.int64(-1)
+    win_seat = np.int64(-1)
+    if npl > 0:
+        win_card = tc[0]
+        win_seat = ts[0]
+        for i in range(1, npl):
+            if _beats(tc[i], win_card, trump, suit_masks):
+                win_card = tc[i]
+                win_seat = ts[i]
+    players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+    last = npl == players - 1
+    partner_wins = npl > 0 and ((side >> win_seat) & 1) == mine
+    count = 0
+    skipped[d] = _ZERO
+    m = legal
+    while m:
+        low = m & (~m + _ONE)
+        m ^= low
+        c = lowest_card(low)
+        s = _suit(c, suit_masks)
+        above = alive & suit_masks[s] & ~((low << _ONE) - _ONE)
+        nxt = above & (~above + _ONE)
+        if nxt and (nxt & legal):
+            skipped[d] |= low
+            continue  # the next higher live card is ours too: same value, keep the top one
+        rank = popcount(suit_masks[s] & (low - _ONE))
+        sc = np.int64(0)
+        if order:
+            if npl == 0:
+                top = highest_card(alive & suit_masks[s])
+                top_mine = False
+                ruff_them = False
+                ruff_us = False
+                for p in range(n):
+                    if p != seat and H[p] & bit(top):
+                        top_mine = ((side >> p) & 1) == mine
+                    if p != seat and trump >= 0 and s != trump and (H[p] & suit_masks[s]) == _ZERO \
+                            and H[p] & suit_masks[trump]:
+                        if ((side >> p) & 1) == mine:
+                            ruff_us = True
+                        else:
+                            ruff_them = True
+                if above == _ZERO:
+                    sc = 200 + rank  # a winner: cash it
+                elif top_mine:
+                    sc = 180 - rank  # to partner's winner
+                else:
+                    sc = 50 + 4 * popcount(hand & suit_masks[s]) - rank
+                    if s == trump:
+                        sc -= 30
+                if ruff_them:
+                    sc -= 120
+                elif ruff_us:
+                    sc += 60
+            else:
+                beats = _beats(c, win_card, trump, suit_masks)
+                if partner_wins:
+                    sc = 100 - rank - (40 if s == trump else 0) if not beats else 20 - rank
+                elif beats:
+                    if last:
+                        sc = 300 - rank - (40 if s == trump else 0)
+                    else:
+                        sc = 150 + (rank if s != trump else -rank)
+                else:
+                    sc = 60 - rank - (40 if s == trump else 0)
+        # insertion, best first
+        j = count
+        while j > 0 and scores[j - 1] < sc:
+            cards[j] = cards[j - 1]
+            scores[j] = scores[j - 1]
+            j -= 1
+        cards[j] = c
+        scores[j] = sc
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw, rel_out, d):
+    """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
+    (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
+    holds the node's key, canonical hands and bucket, or bucket -1 off the table)."""
+    npl = st[S_NPL]
+    leader = st[S_LEADER]
+    broken = st[S_BROKEN]
+    t1 = st[S_T1]
+    feats = R[R_FEATURES]
+    n = R[R_SEATS]
+    left = popcount(H[leader]) + (1 if npl > 0 else 0)
+    kw[K_BUCKET] = _NONE
+    rel_out[d] = _ZERO
+    if target <= 0:
+        return 1
+    if target > left:
+        return 0
+    if npl == 0 and left == 1:
+        alive = _ZERO
+        for p in range(n):
+            alive |= H[p]
+        rel_out[d] = alive
+        return 1 if (side >> _last_trick(H, R, suit_masks, leader, t1)) & 1 else 0
+    if npl == 0 and not t1:
+        if feats & F_QUICK and R[R_TRUMP] >= 0:
+            holder, k, used = _top_trumps(H, R, suit_masks)
+            if holder >= 0:
+                if (side >> holder) & 1:
+                    if k >= target:
+                        ctr[C_QUICK_CUTS] += 1
+                        rel_out[d] = used
+                        return 1
+                elif left - k < target:
+                    ctr[C_QUICK_CUTS] += 1
+                    rel_out[d] = used
+                    return 0
+        if feats & F_QUICK:
+            q, used = _quick_tricks(H, R, side, suit_masks, leader, broken)
+            if (side >> leader) & 1:
+                if q >= target:
+                    ctr[C_QUICK_CUTS] += 1
+                    rel_out[d] = used
+                    return 1
+            elif left - q < target:
+                ctr[C_QUICK_CUTS] += 1
+                rel_out[d] = used
+                return 0
+        if feats & F_TT:
+            _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
+            _canonical(H, n, suit_masks, kw[3:8])
+            bucket = np.int64(_hash3(kw) & np.uint64(stamps.shape[0] - 1))
+            kw[K_BUCKET] = np.uint64(bucket)
+            kw[K_HINT] = _NONE
+            alive = _ZERO
+            for p in range(n):
+                alive |= H[p]
+            for w in range(WAYS):
+                if stamps[bucket, w] != stamp or keys[bucket, w, 0] != kw[0] or keys[bucket, w, 1] != kw[1] \
+                        or keys[bucket, w, 2] != kw[2]:
+                    continue
+                top = keys[bucket, w, 8]
+                match = True
+                for p in range(n):
+                    if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
+                        match = False
+                        break
+                if not match:
+                    continue
+                if bounds[bucket, w, 0] >= target:
+                    ctr[C_TT_HITS] += 1
+                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                    return 1
+                if bounds[bucket, w, 1] < target:
+                    ctr[C_TT_HITS] += 1
+                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                    return 0
+                if bounds[bucket, w, 2] > 0:
+                    kw[K_HINT] = np.uint64(w)
+    return -1
+
+
+@nb.njit(cache=True)
+def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best, suit_masks):
+    """Record what a finished trick-start node proved, for every position that shares its suit
+    lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
+    every card above them in their suits); ``best``: the lead that proved it, or -1."""
+    if kw[K_BUCKET] == _NONE:
+        return
+    bucket = np.int64(kw[K_BUCKET])
+    n = R[R_SEATS]
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    if R[R_FEATURES] & F_CLASSES and R[R_OBLIGATION] != OBLIGE_OVERTRUMP:  # overtrumping: legality rests on ranks
+        top = _top_mask_of(rel, alive, suit_masks)
+    else:
+        top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
+    way = -1
+    for w in range(WAYS):
+        if stamps[bucket, w] == stamp and keys[bucket, w, 0] == kw[0] and keys[bucket, w, 1] == kw[1] \
+                and keys[bucket, w, 2] == kw[2] and keys[bucket, w, 8] == top:
+            same = True
+            for p in range(n):
+                if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
+                    same = False
+                    break
+            if same:
+                way = w
+                break
+    if way < 0:
+        for w in range(WAYS):
+            if stamps[bucket, w] != stamp:
+                way = w
+                break
+    if way < 0:
+        way = np.int64(ctr[C_TT_STORES] % WAYS)
+    if stamps[bucket, way] != stamp or keys[bucket, way, 8] != top or keys[bucket, way, 0] != kw[0] \
+            or keys[bucket, way, 1] != kw[1] or keys[bucket, way, 2] != kw[2]:
+        stamps[bucket, way] = stamp
+        for i in range(3):
+            keys[bucket, way, i] = kw[i]
+        for p in range(5):
+            keys[bucket, way, 3 + p] = kw[3 + p] & top
+        keys[bucket, way, 8] = top
+        bounds[bucket, way, 0] = 0
+        bounds[bucket, way, 1] = popcount(H[0]) if n > 0 else 0
+        for p in range(n):
+            if popcount(H[p]) > bounds[bucket, way, 1]:
+                bounds[bucket, way, 1] = popcount(H[p])
+        bounds[bucket, way, 2] = 0
+    if best >= 0:
+        sb = _suit(best, suit_masks)
+        bounds[bucket, way, 2] = sb + 1
+        bounds[bucket, way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
+    if result:
+        if bounds[bucket, way, 0] < target:
+            bounds[bucket, way, 0] = target
+    elif bounds[bucket, way, 1] > target - 1:
+        bounds[bucket, way, 1] = target - 1
+    ctr[C_TT_STORES] += 1
+
+
+@nb.njit(cache=True)
+def _hint_first(H, R, suit_masks, suit, rank, cards, count):
+    """Move the card of class (``suit``, ``rank`` from the top) to the front of ``cards``."""
+    alive = _ZERO
+    for p in range(R[R_SEATS]):
+        alive |= H[p]
+    m = alive & suit_masks[suit]
+    k = popcount(m) - 1 - np.int64(rank)
+    if k < 0:
+        return
+    c = nth_card(m, k)
+    if c >= 0:
+        _to_front(cards, count, c)
+
+
+@nb.njit(cache=True, inline="always")
+def _to_front(cards, count, c):
+    """Move card ``c`` to the front of ``cards[:count]`` if it is there."""
+    for i in range(count):
+        if cards[i] == c:
+            for j in range(i, 0, -1):
+                cards[j] = cards[j - 1]
+            cards[0] = c
+            return
+
+
+@nb.njit(cache=True)
+def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
+    """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
+    included) against best play by the others. An explicit stack: ``fr`` one frame per card
+    played below the root (seat, next candidate, count, target, saved state, the rank-relevant
+    winner of a trick the card completes), ``rb`` the relevant cards (``R_*`` rows: answer,
+    union over refuted moves, cards skipped as equivalent). Restores every array it changes."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE, F_WREL = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+    d = 0
+    target = target0
+    entering = True
+    value = False
+    rel = _ZERO
+    while True:
+        if entering:
+            ctr[C_NODES] += 1
+            fr[d, F_TGT] = target
+            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d], rb[0], d)
+            if r >= 0:
+                value = r == 1
+                rel = rb[0, d]
+                entering = False
+                continue
+            npl = st[S_NPL]
+            base = st[S_BASE]
+            seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
+            fr[d, F_SEAT] = seat
+            fr[d, F_IDX] = 0
+            cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
+                              st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d)
+            fr[d, F_CNT] = cnt
+            if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
+                bk = np.int64(kbuf[d, K_BUCKET])
+                w = np.int64(kbuf[d, K_HINT])
+                _hint_first(H, R, suit_masks, bounds[bk, w, 2] - 1, bounds[bk, w, 3], mbuf[d, :MAX_MOVES], cnt)
+            fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
+            fr[d, F_BASE] = base
+            rb[1, d] = _ZERO
+            value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
+        else:
+            # a child (or this node's own probe) answered ``value`` resting on ``rel``; climb
+            if d == 0:
+                return value
+            d -= 1
+            seat = fr[d, F_SEAT]
+            i = fr[d, F_IDX] - 1
+            c = mbuf[d, i]
+            H[seat] ^= bit(c)
+            st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1]
+            st[S_BASE] = fr[d, F_BASE]
+            if fr[d, F_WREL] >= 0:
+                rel |= bit(fr[d, F_WREL])
+            mine = ((side >> seat) & 1) == 1
+            if value == mine:
+                _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
+                continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
+            rb[1, d] |= rel
+            value = not mine
+        # at node d with state restored: try its next candidate, or finish it
+        if fr[d, F_IDX] >= fr[d, F_CNT]:
+            rel = rb[1, d] | rb[2, d]
+            _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
+            entering = False
+            continue
+        seat = fr[d, F_SEAT]
+        i = fr[d, F_IDX]
+        fr[d, F_IDX] = i + 1
+        c = mbuf[d, i]
+        b = bit(c)
+        npl = fr[d, F_NPL]
+        t1 = fr[d, F_T1]
+        base = fr[d, F_BASE]
+        H[seat] ^= b
+        tc[base + npl] = c
+        ts[base + npl] = seat
+        if trump >= 0 and suit_masks[trump] & b:
+            st[S_BROKEN] = 1
+        players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+        target = fr[d, F_TGT]
+        fr[d, F_WREL] = -1
+        if npl + 1 == players:
+            w = base
+            for j in range(base + 1, base + players):
+                if _beats(tc[j], tc[w], trump, suit_masks):
+                    w = j
+            ws = _suit(tc[w], suit_masks)
+            for j in range(base, base + players):
+                if j != w and _suit(tc[j], suit_masks) == ws:
+                    fr[d, F_WREL] = tc[w]  # the winner beat a card of its own suit: its rank counts
+                    break
+            winner = ts[w]
+            st[S_NPL] = 0
+            st[S_LEADER] = winner
+            st[S_T1] = 0
+            st[S_BASE] = base + players
+            target -= (side >> winner) & 1
+        else:
+            st[S_NPL] = npl + 1
+        d += 1
+        entering = True
+
+
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr):
+    """The side's maximum number of the remaining tricks (the trick in progress included).
+
+    ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
+    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Bisects the
+    answer with null-window questions that share the table (same ``stamp``).
+    """
+    n = R[R_SEATS]
+    tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
+    ts = np.zeros(MAX_DEPTH + 8, np.int64)
+    s = leader
+    for i in range(npl):
+        tc2[i] = tc[i]
+        ts[i] = s
+        s = _next_seat(R, s, t1)
+    st = np.zeros(S_LEN, np.int64)
+    st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = npl, leader, broken, t1
+    kbuf = np.zeros((MAX_DEPTH, 10), np.uint64)
+    mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
+    fr = np.zeros((MAX_DEPTH, 10), np.int64)
+    rb = np.zeros((3, MAX_DEPTH), np.uint64)
+    lo = 0
+    hi = popcount(H[leader]) + (1 if npl > 0 else 0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@nb.njit(cache=True, nogil=True)
+def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr, out_cards,
+                out_values):
+    """For each legal card of the player to act: the side's remaining tricks after it is
+    played (best play afterwards), the trick in progress included. Returns the count."""
+    n = R[R_SEATS]
+    s = leader
+    for i in range(npl):
+        s = _next_seat(R, s, t1)
+    seat = s
+    legal = legal_mask(R, H[seat], suit_masks, npl, tc, broken, t1)
+    players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
+    trump = R[R_TRUMP]
+    tc2 = np.zeros(8, np.int64)
+    for i in range(npl):
+        tc2[i] = tc[i]
+    k = 0
+    m = legal
+    while m:
+        low = m & (~m + _ONE)
+        m ^= low
+        c = lowest_card(low)
+        H[seat] ^= low
+        tc2[npl] = c
+        nb_ = broken
+        if trump >= 0 and suit_masks[trump] & low:
+            nb_ = 1
+        if npl + 1 == players:
+            ts = np.zeros(8, np.int64)
+            q = leader
+            for i in range(players):
+                ts[i] = q
+                q = _next_seat(R, q, t1)
+            w = 0
+            for j in range(1, players):
+                if _beats(tc2[j], tc2[w], trump, suit_masks):
+                    w = j
+            winner = ts[w]
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, stamps, stamp, ctr)
+            v += (side >> winner) & 1
+        else:
+            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, stamps, stamp, ctr)
+        H[seat] ^= low
+        out_cards[k] = c
+        out_values[k] = v
+        k += 1
+    return k
+
+
+def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
+          table: Table | None = None) -> int:
+    """The measured side's maximum tricks of those remaining (the trick in progress included).
+
+    ``hands``: card masks by seat (cards still held); ``side``: iterable of measured seats;
+    ``trick``: cards already played to the current trick, in order from ``leader``.
+    A ``table`` is reused across calls on the same deal (keep it per thread).
+    """
+    table = table or Table(16)
+    if table.stamp == 0:
+        table.fresh()
+    H = np.array([int(h) for h in hands], dtype=np.uint64)
+    tc = np.zeros(8, np.int64)
+    for i, c in enumerate(trick):
+        tc[i] = c
+    return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
+                            np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
+                            table.stamps, np.int64(table.stamp), table.counters))
+
+
+def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
+           table: Table | None = None) -> dict[int, int]:
+    """{legal card of the player to act: the side's remaining tricks after it}."""
+    table = table or Table(16)
+    if table.stamp == 0:
+        table.fresh()
+    H = np.array([int(h) for h in hands], dtype=np.uint64)
+    tc = np.zeros(8, np.int64)
+    for i, c in enumerate(trick):
+        tc[i] = c
+    cards = np.zeros(MAX_MOVES, np.int64)
+    vals = np.zeros(MAX_MOVES, np.int64)
+    k = card_values(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)), np.int64(leader),
+                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.stamps,
+                    np.int64(table.stamp), table.counters, cards, vals)
+    return {int(cards[i]): int(vals[i]) for i in range(k)}
+
+
+def side_mask(seats) -> int:
+    m = 0
+    for s in seats:
+        m |= 1 << int(s)
+    return m
+
+
+# ---------------------------------------------------------------- a played hand, card by card
+
+
+def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: bool = False, trick1: bool = True,
+               table: Table | None = None, zero_sum: bool = True, first_trick: int = 0) -> list[dict]:
+    """What each card of a played hand cost its side against the best card, double dummy.
+
+    ``hands``: masks by seat at the start of play; ``cards``: the cards in play order;
+    ``sides[s]``: the seats measured for seat ``s`` (its partnership, or ``(s,)`` alone for
+    the paranoid bound). For every card: ``seat``, ``card``, ``trick`` (0-based), ``best``
+    (the side's tricks from then on with best play, the trick in progress included) and
+    ``after`` (the same after this card, counting the trick it may complete) and
+    ``cost = best - after``. ``zero_sum``: the seats split into two sides, so one side's
+    value is the remaining tricks minus the other's (half the solves). ``first_trick``: analyse
+    the cards from that trick (0-based) on only (the late positions solve fast).
+    """
+    table = table or Table()
+    table.fresh()
+    n = int(rules[R_SEATS])
+    H = [int(h) for h in hands]
+    sitout = int(rules[R_SITOUT_T1])
+    memo: dict[tuple[int, int], int] = {}
+    positions = []  # (H, trick cards, leader, broken, t1) before card k
+    trick: list[int] = []
+    lead, brk, t1 = int(leader), bool(broken), bool(trick1)
+    seats_of_trick: list[int] = []
+    winners: list[int] = []
+    for c in cards:
+        positions.append((tuple(H), tuple(trick), lead, brk, t1))
+        seat = lead if not trick else _next_py(seats_of_trick[-1], n, t1, sitout)
+        if not H[seat] >> int(c) & 1:
+            raise ValueError(f"card {c} is not in the hand of seat {seat}")
+        H[seat] &= ~(1 << int(c))
+        trick.append(int(c))
+        seats_of_trick.append(seat)
+        if trump_of(rules) >= 0 and int(suit_masks[trump_of(rules)]) >> int(c) & 1:
+            brk = True
+        players = n - 1 if (t1 and sitout >= 0) else n
+        if len(trick) == players:
+            w = _winner_py(trick, rules, suit_masks)
+            winners.append(seats_of_trick[w])
+            lead, trick, seats_of_trick, t1 = seats_of_trick[w], [], [], False
+        else:
+            winners.append(-1)
+    positions.append((tuple(H), tuple(trick), lead, brk, t1))
+    all_seats = side_mask(range(n))
+
+    def value(k: int, mask: int) -> int:
+        if (k, mask) in memo:
+            return memo[(k, mask)]
+        hs, tr, ld, b, one = positions[k]
+        left = bin(hs[ld]).count("1") + (1 if tr else 0)
+        other = all_seats & ~mask
+        if zero_sum and (k, other) in memo:
+            v = left - memo[(k, other)]
+        else:
+            v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
+                      trick1=one, table=table)
+        memo[(k, mask)] = v
+        return v
+
+    out = []
+    trick_no = 0
+    for k, c in enumerate(cards):
+        hs, tr, ld, b, one = positions[k]
+        seat = ld if not tr else None
+        if seat is None:
+            seat = ld
+            for _ in tr:
+                seat = _next_py(seat, n, one, sitout)
+        if trick_no < first_trick:
+            if winners[k] >= 0:
+                trick_no += 1
+            continue
+        mask = side_mask(sides[seat])
+        best = value(k, mask)
+        after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
+        out.append({"seat": seat, "card": int(c), "trick": trick_no, "best": best, "after": after,
+                    "cost": best - after})
+        if winners[k] >= 0:
+            trick_no += 1
+    return out
+
+
+def trump_of(rules) -> int:
+    return int(rules[R_TRUMP])
+
+
+def _next_py(seat: int, n: int, t1: bool, sitout: int) -> int:
+    s = (seat + 1) % n
+    if t1 and s == sitout:
+        s = (s + 1) % n
+    return s
+
+
+def _winner_py(trick, rules, suit_masks) -> int:
+    """Position of the winning card of a finished trick (same rule as the search)."""
+    def suit(c):
+        return next(s for s in range(4) if int(suit_masks[s]) >> c & 1)
+    trump = trump_of(rules)
+    w = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[w]
+        if (suit(c) == suit(b) and c > b) or (suit(c) != suit(b) and trump >= 0 and suit(c) == trump):
+            w = i
+    return w
+
+
+def table_by_leader(hands, rules, suit_masks, side, leaders, *, table: Table | None = None, trick1: bool = True,
+                    broken: bool = False) -> dict[int, int]:
+    """{seat on lead: the side's tricks from the opening lead}, one table shared by all leaders."""
+    table = table or Table()
+    table.fresh()
+    return {int(ld): solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table)
+            for ld in leaders}

@@ -1,0 +1,107 @@
+"""What `simcards dd` and `replay --dd` print, for any trick-taking game (docs/double-dummy.md).
+
+A game adapter supplies the deal (hands at the start of play, first leader, the cards in
+play order, trick winners), the solver's rules row and suit masks, and how seats form
+sides: partnerships (zero-sum: one side's tricks are the rest's) or every seat alone
+against all the others (the paranoid bound).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simcards.core import dd
+from simcards.core.cards import format_card
+from simcards.core.dd_text import marked_cards, play_text, table_text
+
+
+@dataclass(frozen=True)
+class Sides:
+    """How a game's seats are measured: ``members[i]`` the seats of side ``i``."""
+
+    members: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]
+    seat_names: tuple[str, ...]
+
+    @property
+    def zero_sum(self) -> bool:
+        return len(self.members) == 2 and sum(len(m) for m in self.members) == len(self.seat_names) \
+            and all(len(m) > 1 for m in self.members)
+
+    def side_of(self, seat: int) -> int:
+        return next(i for i, m in enumerate(self.members) if seat in m)
+
+
+def leader_table(hands, rules, masks, sides: Sides, leaders, *, trick1: bool = True, broken: bool = False,
+                 solver: dd.Table | None = None) -> list[list[int]]:
+    """[[tricks of each side] for each seat on lead]: best play by all (paranoid for a lone seat)."""
+    solver = solver or dd.Table()
+    solver.fresh()
+    total = max(bin(int(h)).count("1") for h in hands)
+    rows = []
+    for ld in leaders:
+        if sides.zero_sum:
+            first = dd.solve(hands, rules, sides.members[0], masks, leader=ld, trick1=trick1, broken=broken, table=solver)
+            rows.append([first, total - first])
+        else:
+            rows.append([dd.solve(hands, rules, m, masks, leader=ld, trick1=trick1, broken=broken, table=solver)
+                         for m in sides.members])
+    return rows
+
+
+def costs(deal: dict, rules, masks, sides: Sides, *, first_trick: int = 0, solver: dd.Table | None = None):
+    """Per card of ``deal``'s play: what it cost the side of the seat that played it."""
+    per_seat = [sides.members[sides.side_of(s)] for s in range(len(sides.seat_names))]
+    return dd.play_costs(deal["hands"], rules, masks, per_seat, deal["leader"], deal["cards"], table=solver,
+                         zero_sum=sides.zero_sum, first_trick=first_trick)
+
+
+def analysis_text(head: str, deal: dict, rules, masks, sides: Sides, hand_text, *, from_trick: int = 1,
+                  result_line: str = "", paranoid_note: bool = False) -> str:
+    """The table by seat on lead (from trick 1 only) and the marked play of a simulated deal."""
+    solver = dd.Table()
+    n = len(sides.seat_names)
+    lines = [head, "Hands at the start of play:"]
+    width = max(len(x) for x in sides.seat_names)
+    for s in range(n):
+        lines.append(f"  {sides.seat_names[s]:{width}} {hand_text(deal['hands'][s])}")
+    if paranoid_note:
+        lines.append("Each player is measured alone against all the others together (the paranoid bound).")
+    if from_trick == 1:
+        leaders = [s for s in range(n) if deal.get("sitout", -1) != s]
+        rows = leader_table(deal["hands"], rules, masks, sides, leaders, solver=solver)
+        lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(sides.names),
+                                [sides.seat_names[s] for s in leaders], rows))
+    steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1, solver=solver)
+    if result_line:
+        lines.append(result_line)
+    first = steps[0]
+    side = sides.side_of(first["seat"])
+    taken = sum(1 for k in range(from_trick - 1) if sides.side_of(deal["winners"][k]) == side)
+    lines.append(f"From trick {from_trick} ({sides.seat_names[first['seat']]} to play): {sides.names[side]} "
+                 f"can take {taken + first['best']} tricks in all double dummy ({taken} already won)")
+    lines.append(play_text(steps, [x[0] for x in sides.seat_names], lambda s: sides.names[sides.side_of(s)]))
+    return "\n".join(lines)
+
+
+def table_only_text(head: str, hands, rules, masks, sides: Sides, hand_text, *, full: bool) -> str:
+    """The table of a deal written as text (an ending when the hands hold fewer cards)."""
+    n = len(sides.seat_names)
+    width = max(len(x) for x in sides.seat_names)
+    lines = [head + ("" if full else " (an ending: spades count as broken, no trick-1 rule applies)")]
+    for s in range(n):
+        lines.append(f"  {sides.seat_names[s]:{width}} {hand_text(hands[s])}")
+    rows = leader_table(hands, rules, masks, sides, range(n), trick1=full, broken=not full)
+    lines.append(table_text("Double-dummy tricks by seat on lead:", list(sides.names), list(sides.seat_names), rows))
+    return "\n".join(lines)
+
+
+def marked_text(replay_text: str, deal: dict, rules, masks, sides: Sides, *, from_trick: int = 1) -> str:
+    """A replay followed by every card that cost its side a trick double dummy."""
+    steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1)
+    head = "Double dummy (every card seen, best play by all): cards that cost their side a trick"
+    return "\n".join([replay_text, "", head + (f", from trick {from_trick}" if from_trick > 1 else ""),
+                      marked_cards(steps, sides.seat_names)])
+
+
+def card_list(cards) -> str:
+    return " ".join(format_card(c) for c in cards)

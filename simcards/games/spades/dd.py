@@ -1,0 +1,139 @@
+"""Double-dummy analysis of partnership Spades (docs/double-dummy.md).
+
+Turns a simulated deal (regenerated from seed and index by the game's own kernel, as
+``replay`` does) or a deal written as text into the solver's input with Spades' trick
+rules (4.1-4.4): spades trump (jokers the two highest), spades must be broken, the
+forced opening club and ``first_trick_trump_allowed``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcards.core import dd, dd_report, stats
+from simcards.core.dd_text import parse_deal
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Column, DoubleDummySupport
+from simcards.games.spades import rules
+from simcards.games.spades.kernel import prepared, run_kernel
+from simcards.games.spades.replay import SEAT_NAMES, TEAM_NAMES, hand_text, replay
+
+TEAMS = ((0, 2), (1, 3))
+
+
+def solver_rules(variant, hands, trick1: bool = True):
+    """(rules row, effective suit masks) of ``variant`` for a deal whose hands are ``hands``."""
+    params, deck, masks = prepared(variant)
+    forced = -1
+    if variant.first_lead == "lowest_club" and variant.first_lead_card_forced:
+        forced = min(int(c) for c in deck if int(c) < 13)  # the lowest club of the deck in use
+    row = dd.rules_row(4, 3, lead_restrict=bool(variant.spades_must_be_broken), forced_lead=forced,
+                       no_trump_trick1=not variant.first_trick_trump_allowed)
+    return row, masks
+
+
+def played_deal(variant, table, seed: int, index: int) -> dict:
+    """Deal ``index`` of ``seed`` as the bots played it: hands at the start of play (after any
+    exchange), first leader, the 52 cards in order, bids and tricks."""
+    out, trace = run_kernel("deal", variant, table, seed, index, 1, trace_rows=1)
+    t = [int(x) for x in trace[0]]
+    hands = [0, 0, 0, 0]
+    cards = []
+    for k in range(13):
+        leader = t[rules.T_LEADERS + k]
+        for i in range(4):
+            c = t[rules.T_PLAYS + 4 * k + i]
+            hands[(leader + i) % 4] |= 1 << c
+            cards.append(c)
+    row = {name: int(v) for (name, _), v in zip(rules.DEAL_COLUMNS, out[0])}
+    return {"hands": hands, "leader": t[rules.T_FIRST_LEADER], "cards": cards, "record": row,
+            "dealer": t[rules.T_DEALER], "winners": [t[rules.T_WINNERS + k] for k in range(13)]}
+
+
+SIDES = dd_report.Sides(TEAMS, TEAM_NAMES, SEAT_NAMES)
+
+
+def play_costs(variant, deal: dict, solver: dd.Table | None = None, first_trick: int = 0) -> list[dict]:
+    """Per card of the bots' play: the tricks it cost its partnership (``core.dd.play_costs``)."""
+    row, masks = solver_rules(variant, deal["hands"])
+    return dd_report.costs(deal, row, masks, SIDES, first_trick=first_trick, solver=solver)
+
+
+def analyse(variant, table, *, seed: int | None = None, index: int | None = None, hands: str | None = None,
+            from_trick: int = 1) -> str:
+    """The text of ``simcards dd spades``: the double-dummy table, then the cost of each card played
+    (from trick ``from_trick`` on; later tricks solve fast)."""
+    if hands is not None:
+        _, deck, _ = prepared(variant)
+        masks = parse_deal(hands, 4, sum(1 << int(c) for c in deck), SEAT_NAMES)
+        row, suit_masks = solver_rules(variant, masks)
+        return dd_report.table_only_text("Spades, deal given as text", masks, row, suit_masks, SIDES, hand_text,
+                                         full=bin(masks[0]).count("1") == 13)
+    deal = played_deal(variant, table, seed, index)
+    r = deal["record"]
+    row, suit_masks = solver_rules(variant, deal["hands"])
+    head = (f"Spades, seed {seed}, deal {index}: dealer {SEAT_NAMES[deal['dealer']]}, "
+            f"first lead {SEAT_NAMES[deal['leader']]}")
+    result = "Bots' play: " + ", ".join(f"{TEAM_NAMES[t]} contract {r[f'contract{t}']}, won {r[f'won{t}']}"
+                                        for t in range(2))
+    return dd_report.analysis_text(head, deal, row, suit_masks, SIDES, hand_text, from_trick=from_trick,
+                                   result_line=result)
+
+
+def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) -> str:
+    """``replay --dd``: the replay, then every card that cost its partnership a trick."""
+    if (unit or "deal") != "deal":
+        raise SimcardsError("replay --dd analyses one deal: use --deal N")
+    deal = played_deal(variant, table, seed, index)
+    row, masks = solver_rules(variant, deal["hands"])
+    return dd_report.marked_text(replay(unit, variant, table, seed, index), deal, row, masks, SIDES,
+                                 from_trick=from_trick)
+
+
+COLUMNS = (
+    *(Column(f"dd_tricks{t}", f"Tricks team {t} takes double dummy from the actual opening lead "
+                              "(hands at the start of play).") for t in range(2)),
+    *(Column(f"dd_lost{t}", f"Tricks the cards of team {t} cost it against double-dummy play.") for t in range(2)),
+    *(Column(f"dd_lost_seat{s}", f"Tricks the cards of seat {s} cost its team.") for s in range(4)),
+)
+
+
+def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
+    """The ``COLUMNS`` of deals ``start .. start+count-1`` (``run --records dd``)."""
+    out = np.zeros((count, len(COLUMNS)), np.int64)
+    solver = dd.Table()
+    for i in range(count):
+        deal = played_deal(variant, table, seed, start + i)
+        costs = play_costs(variant, deal, solver)
+        leader_team = deal["leader"] % 2
+        out[i, leader_team] = costs[0]["best"]
+        out[i, 1 - leader_team] = 13 - costs[0]["best"]
+        for step in costs:
+            out[i, 2 + step["seat"] % 2] += step["cost"]
+            out[i, 4 + step["seat"]] += step["cost"]
+    return out
+
+
+def dd_tally(unit, df, variant):
+    """Mean double-dummy tricks and trick loss per team and seat; contracts makeable double
+    dummy against made (number contracts, by contract)."""
+    rows = stats.TallyRows()
+    n = len(df)
+    teams = stats.record_index(n, 2)
+    team = np.repeat(np.arange(2), n)
+    per_team = lambda name: np.concatenate([df[f"{name}0"].to_numpy(), df[f"{name}1"].to_numpy()])  # noqa: E731
+    rows.add("dd_tricks", "mean", per_team("dd_tricks"), by=team, labels=("team0", "team1"))
+    rows.add("dd_lost", "mean", per_team("dd_lost"), by=team, labels=("team0", "team1"))
+    rows.add("dd_lost_all", "mean", per_team("dd_lost"), record=teams)
+    rows.add("dd_lost_seat", "mean", np.concatenate([df[f"dd_lost_seat{s}"].to_numpy() for s in range(4)]),
+             by=np.repeat(np.arange(4), n), labels=("seat0", "seat1", "seat2", "seat3"))
+    contract = per_team("contract")
+    makeable = per_team("dd_tricks") >= contract
+    has = contract > 0
+    rows.add("dd_makeable", "rate", makeable, where=has, by=contract, record=teams)
+    rows.add("dd_makeable_all", "rate", makeable, where=has, record=teams)
+    rows.add("dd_makeable_set", "rate", per_team("made") == 0, where=has & makeable, record=teams)
+    return rows.frame()
+
+
+SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
+                             records=dd_records, tally=dd_tally)

@@ -1,0 +1,90 @@
+"""The double-dummy solver (core/dd.py) against the plain minimax reference (core/dd_ref.py)
+on small endings, opening and mid-trick, under every rule the games use."""
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from simcards.core import dd, dd_ref
+from simcards.core.cards import SUIT_MASKS
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
+
+TABLE = dd.Table(14)
+
+
+@st.composite
+def endings(draw):
+    """(hands, rules row, side, masks, leader, trick, broken, trick1): a legal position."""
+    n = draw(st.sampled_from([3, 4, 5]))
+    k = draw(st.integers(1, 3))
+    jokers = draw(st.booleans())
+    masks = SUIT_MASKS_JOKERS_AS_SPADES if jokers else SUIT_MASKS
+    trump = 3 if jokers else draw(st.sampled_from([-1, 0, 1, 2, 3]))
+    trick1 = draw(st.booleans())
+    leader = draw(st.integers(0, n - 1))
+    sitout = draw(st.sampled_from([-1] + [s for s in range(n) if s != leader])) if n == 5 else -1
+    deck = draw(st.permutations(list(range(55 if jokers else 52))))
+    hands, pos = [], 0
+    for s in range(n):
+        m = k - (1 if trick1 and s == sitout else 0)
+        hands.append(sum(1 << c for c in deck[pos:pos + m]))
+        pos += m
+    features = draw(st.sampled_from([dd.F_ALL, 0, dd.F_TT, dd.F_TT | dd.F_CLASSES, dd.F_ALL & ~dd.F_QUICK]))
+    rules = dd.rules_row(n, trump, lead_restrict=draw(st.booleans()), obligation=draw(st.sampled_from([0, 1, 2])),
+                         no_trump_trick1=draw(st.booleans()), sitout_trick1=sitout, features=features)
+    side = [s for s in range(n) if draw(st.booleans())] or [leader]
+    broken = draw(st.booleans())
+    order = [(leader + i) % n for i in range(n)]
+    order = [s for s in order if not (trick1 and s == sitout)]
+    trick = []
+    for s in order[:draw(st.integers(0, len(order) - 1))]:  # cards of the trick in progress, legally
+        hand = tuple(c for c in range(64) if hands[s] >> c & 1)
+        c = draw(st.sampled_from(dd_ref.legal(rules, masks, hand, tuple(trick), broken, trick1)))
+        trick.append(c)
+        hands[s] &= ~(1 << c)
+    return hands, rules, side, masks, leader, trick, broken, trick1
+
+
+@settings(max_examples=150, deadline=None)
+@given(endings())
+def test_solver_matches_plain_minimax(position):
+    hands, rules, side, masks, leader, trick, broken, trick1 = position
+    TABLE.fresh()
+    got = dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1, table=TABLE)
+    want = dd_ref.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1)
+    assert got == want
+
+
+def test_card_values_agree_with_solving_after_each_card():
+    rng = np.random.default_rng(3)
+    rules = dd.rules_row(4, 3, lead_restrict=True)
+    for _ in range(5):
+        deck = rng.permutation(52)
+        hands = [sum(1 << int(c) for c in deck[4 * s:4 * s + 4]) for s in range(4)]
+        values = dd.values(hands, rules, [0, 2], SUIT_MASKS, leader=1)
+        for c, v in values.items():
+            after = list(hands)
+            after[1] &= ~(1 << c)
+            assert v == dd_ref.solve(after, rules, [0, 2], SUIT_MASKS, leader=1, trick=[c])
+        TABLE.fresh()
+        assert max(values.values()) == 4 - dd.solve(hands, rules, [1, 3], SUIT_MASKS, leader=1, table=TABLE) \
+            or min(values.values()) == dd.solve(hands, rules, [0, 2], SUIT_MASKS, leader=1, table=TABLE)
+
+
+def test_play_costs_add_up():
+    """The costs of one side's cards equal its best tricks at the start minus what it took."""
+    rng = np.random.default_rng(4)
+    rules = dd.rules_row(4, -1)
+    deck = rng.permutation(52)
+    hands = [sum(1 << int(c) for c in deck[3 * s:3 * s + 3]) for s in range(4)]
+    # play the lowest legal card every time
+    cards, H, trick, leader, seat = [], list(hands), [], 0, 0
+    for _ in range(12):
+        hand = tuple(c for c in range(52) if H[seat] >> c & 1)
+        c = min(dd_ref.legal(rules, SUIT_MASKS, hand, tuple(trick), True, False))
+        cards.append(c)
+        H[seat] &= ~(1 << c)
+        trick.append(c)
+        seat = (seat + 1) % 4
+    costs = dd.play_costs(hands, rules, SUIT_MASKS, [(0, 2), (1, 3), (0, 2), (1, 3)], 0, cards, trick1=False)
+    assert len(costs) == 12 and all(s["cost"] >= 0 for s in costs)
+    start = dd_ref.solve(hands, rules, [0, 2], SUIT_MASKS, leader=0)
+    assert costs[0]["best"] == start
