@@ -125,7 +125,11 @@ class Terminal:
         log = self.s.history()
         own = [i for i, e in enumerate(log) if e.seat == self.s.seat]
         start = own[-1] + 1 if own else 0
-        return [self.s.adapter.describe(e, self.s.variant, self.s.names) for e in log[start:]]
+        return self.lines(log[start:])
+
+    def lines(self, entries) -> list[str]:
+        """History lines of log entries (the adapter leaves out the silent ones: a pass, a wait)."""
+        return [x for x in (self.s.adapter.describe(e, self.s.variant, self.s.names) for e in entries) if x]
 
     def draw(self, state: Pending) -> None:
         s = self.s
@@ -154,7 +158,7 @@ class Terminal:
 
     def ask(self, prompt: str) -> str | None:
         try:
-            return self.read(prompt + " ")
+            return self.read(prompt + " > ")
         except EOFError:
             return None
 
@@ -199,7 +203,7 @@ class Terminal:
                     self.say(hints(self.s, state))
                     continue
                 if low == "h":
-                    lines = [self.s.adapter.describe(e, self.s.variant, self.s.names) for e in self.s.history()]
+                    lines = self.lines(self.s.history())
                     self.say("History:\n" + ("\n".join(f"  {i + 1:3}. {x}" for i, x in enumerate(lines)) or "  (none)"))
                     continue
                 if low == "u":

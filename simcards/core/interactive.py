@@ -38,9 +38,10 @@ H_AWAIT, H_LOGN, H_CAPDEC, H_CAPSEAT, H_CAPLEN, H_OVER = 0, 1, 2, 3, 4, 5
 H_CNT = 8
 H_CUR = H_CNT + MAX_SEATS
 H_FORCED = 32
+LOG_W = 9  # seat, decision, answer, then up to 6 fields of the chosen row (Adapter.log_rows)
 H_LOG = H_FORCED + MAX_SEATS * MAX_FORCED
-H_CAP = H_LOG + 3 * MAX_LOG
-CAP_SIZE = 16384
+H_CAP = H_LOG + LOG_W * MAX_LOG
+CAP_SIZE = 1 << 16  # Seep's whole move table (8192 x 5) fits
 SIZE = H_CAP + CAP_SIZE
 
 _WRAPPER = """
@@ -56,15 +57,17 @@ def wrapped({args}):
         buf[H_CAPSEAT] = seat
         p = H_CAP
 {capture}
-        buf[H_CAPLEN] = p - H_CAP
+        buf[H_CAPLEN] = p - H_CAP  # past CAP_SIZE: not all was kept (pending() refuses it)
         raise AwaitingMove()
     else:
         ans = np.int64(inner({args}))
     n = buf[H_LOGN]
     if n < MAX_LOG:
-        buf[H_LOG + 3 * n] = seat
-        buf[H_LOG + 3 * n + 1] = DECISION
-        buf[H_LOG + 3 * n + 2] = ans
+        q = H_LOG + LOG_W * n
+        buf[q] = seat
+        buf[q + 1] = DECISION
+        buf[q + 2] = ans
+{row}
         buf[H_LOGN] = n + 1
     else:
         buf[H_OVER] = 1
@@ -85,8 +88,14 @@ _CAPTURE_2D = """        r, c = {a}.shape
                 for j in range(c):
                     buf[p + 2 + i * c + j] = np.int64({a}[i, j])
         p += r * c + 2"""
-_CAPTURE_SCALAR = """        buf[p] = np.int64({a})
+_CAPTURE_SCALAR = """        if p < SIZE:
+            buf[p] = np.int64({a})
         p += 1"""
+
+
+_ROW = """        if 0 <= ans < {a}.shape[0]:
+            for j in range(min({a}.shape[1], LOG_W - 3)):
+                buf[q + 3 + j] = np.int64({a}[ans, j])"""
 
 
 def _capture_code(signature) -> str:
@@ -129,6 +138,7 @@ class LogEntry:
     seat: int
     decision: str
     answer: int
+    row: tuple = ()  # the chosen row of the table named by Adapter.log_rows, if any
 
 
 @dataclass
@@ -148,11 +158,13 @@ class Script:
     decision and distinct policy function.
     """
 
-    def __init__(self, catalog, specs: Sequence[str], seat_at: dict[str, tuple[int, int]]):
+    def __init__(self, catalog, specs: Sequence[str], seat_at: dict[str, tuple[int, int]],
+                 log_rows: dict[str, int] | None = None):
         self.catalog = catalog
         self.specs = list(specs)
         self.buf = np.zeros(SIZE, np.int64)
         self.decisions = catalog.decisions
+        self.log_rows = dict(log_rows or {})
         inner = catalog.table(self.specs)
         compiled: dict[tuple[int, int], Any] = {}
         functions = {}
@@ -170,12 +182,14 @@ class Script:
     def _wrap(self, inner, decision, index: int, arg: int, slot: int):
         nargs = len(decision.signature.args)
         names = ", ".join(f"a{i}" for i in range(nargs))
-        source = _WRAPPER.format(args=names, seat_arg=f"a{arg}", capture=_capture_code(decision.signature))
+        row_arg = self.log_rows.get(decision.name)
+        row = _ROW.format(a=f"a{row_arg}") if row_arg is not None else ""
+        source = _WRAPPER.format(args=names, seat_arg=f"a{arg}", capture=_capture_code(decision.signature), row=row)
         namespace = dict(nb=nb, np=np, _int64_pointer=_int64_pointer, inner=inner, AwaitingMove=AwaitingMove,
                          ADDRESS=self.buf.ctypes.data, SIZE=SIZE, SEAT_SLOT=slot, DECISION=index,
                          H_CUR=H_CUR, H_CNT=H_CNT, H_FORCED=H_FORCED, MAX_FORCED=MAX_FORCED, H_AWAIT=H_AWAIT,
                          H_CAPDEC=H_CAPDEC, H_CAPSEAT=H_CAPSEAT, H_CAP=H_CAP, H_CAPLEN=H_CAPLEN,
-                         H_LOGN=H_LOGN, H_LOG=H_LOG, MAX_LOG=MAX_LOG, H_OVER=H_OVER)
+                         H_LOGN=H_LOGN, H_LOG=H_LOG, MAX_LOG=MAX_LOG, H_OVER=H_OVER, LOG_W=LOG_W)
         exec(source, namespace)
         return nb.njit(decision.signature, nogil=True)(namespace["wrapped"])
 
@@ -192,12 +206,20 @@ class Script:
 
     def log(self) -> list[LogEntry]:
         n = int(self.buf[H_LOGN])
-        rows = self.buf[H_LOG:H_LOG + 3 * n].reshape(n, 3)
-        return [LogEntry(int(s), self.decisions[int(d)].name, int(a)) for s, d, a in rows]
+        rows = self.buf[H_LOG:H_LOG + LOG_W * n].reshape(n, LOG_W)
+        out = []
+        for r in rows:
+            name = self.decisions[int(r[1])].name
+            extra = tuple(int(x) for x in r[3:]) if name in self.log_rows else ()
+            out.append(LogEntry(int(r[0]), name, int(r[2]), extra))
+        return out
 
     def pending(self) -> Pending:
         d = self.decisions[int(self.buf[H_CAPDEC])]
-        data = self.buf[H_CAP:H_CAP + int(self.buf[H_CAPLEN])]
+        n = int(self.buf[H_CAPLEN])
+        if n > CAP_SIZE:
+            raise SimcardsError(f"{d.name}: the view of the deciding seat is larger than the play buffer ({n} > {CAP_SIZE})")
+        data = self.buf[H_CAP:H_CAP + n]
         return Pending(d.name, int(self.buf[H_CAPSEAT]), _read_capture(d.signature, data))
 
 
@@ -226,6 +248,7 @@ class Adapter:
     """What a game tells the session (``simcards/games/<game>/interactive.py``)."""
 
     seat_at: dict[str, tuple[int, int]] = {}  # decision -> (argument index, slot) of the deciding seat
+    log_rows: dict[str, int] = {}  # decision -> argument (a 2-D table) whose chosen row the log keeps
 
     def seat_names(self, variant) -> list[str]:
         return [f"seat {s}" for s in range(MAX_SEATS)]
@@ -289,7 +312,7 @@ class Session:
         n = self.game.seats(self.variant)
         if not 0 <= self.seat < n:
             raise SimcardsError(f"seat {self.seat} does not exist (seats are 0..{n - 1})")
-        self.script = Script(self.game.policies, self.specs, self.adapter.seat_at)
+        self.script = Script(self.game.policies, self.specs, self.adapter.seat_at, self.adapter.log_rows)
         self.names = self.adapter.seat_names(self.variant)[:n]
 
     def run(self, answers: Sequence[int] | None = None) -> Pending | Finished:
