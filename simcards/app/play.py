@@ -142,7 +142,9 @@ class Terminal:
             self.say("Since your last move: " + "; ".join(recent[-16:]))
         self.say(s.adapter.screen(state, s.variant, s.names))
         choices = s.adapter.choices(state, s.variant)
-        if choices.moves:
+        if choices.moves and not choices.numbered:
+            self.say("Legal: " + " ".join(m.label for m in choices.moves))
+        elif choices.moves:
             width = max(len(m.label) for m in choices.moves) + 5
             cells = [f"{i + 1:>2}) {m.label}".ljust(width) for i, m in enumerate(choices.moves)]
             per_line = max(1, 78 // max(width, 1)) if width < 30 else 1

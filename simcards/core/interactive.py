@@ -242,6 +242,7 @@ class Choices:
     moves: list[Move]
     prompt: str = ""
     parse: Callable[[str], int] | None = None
+    numbered: bool = True  # False where the labels are numbers themselves (bids): a number is a label
 
 
 class Adapter:
@@ -280,7 +281,7 @@ def match_move(text: str, choices: Choices) -> int:
     """The value the person's text picks: a number of the list, a label or key, or ``parse``."""
     t = text.strip()
     moves = choices.moves
-    if t.isdigit() and moves and not any(t.lower() == m.label.lower() for m in moves):
+    if t.isdigit() and moves and choices.numbered and not any(t.lower() == m.label.lower() for m in moves):
         k = int(t)
         if 1 <= k <= len(moves):
             return moves[k - 1].value

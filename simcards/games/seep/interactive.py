@@ -39,7 +39,7 @@ class SeepAdapter(Adapter):
         if pending.decision == "bid":
             held = {int(VAL[c]) for c in cards_of(hand)}
             moves = [Move(b, str(b)) for b in range(int(v[S_MIN_BID]), 14) if b in held]
-            return Choices(moves, "Your bid (a house value you hold):")
+            return Choices(moves, "Your bid (a house value you hold):", numbered=False)
         table, n = pending.args[1], pending.args[2]
         moves, by_card = [], {}
         for i in range(n):

@@ -51,7 +51,7 @@ class SpadesAdapter(Adapter):
                            "Bid Blind Nil before looking at your cards?")
         if d == "bid":
             moves = [Move(b, bid_text(b, 0), ("nil", "0") if b == 0 else ()) for b in range(14) if legal >> b & 1]
-            return Choices(moves, "Your bid (a number, or Nil):")
+            return Choices(moves, "Your bid (a number, or Nil):", numbered=False)
         if d == "exchange":
             k = int(v[P.V_COUNT])
             return Choices([], f"Give {k} card{'s' if k > 1 else ''} to your partner (e.g. "
