@@ -314,7 +314,7 @@ def replay(game, file, seed, deal_index, game_index, tournament_index, baazi_ind
     Examples:
       simcards replay spades --seed 7 --deal 123
       simcards replay kierki --seed 3 --game 17
-      simcards replay --file game.json        # a game saved by `simcards play --save`
+    With --file FILE, the game saved by `simcards play --save FILE`.
     """
     from simcards.api import replay_text
     from simcards.core.game import get_game

@@ -116,7 +116,7 @@ class Terminal:
         s = self.s
         changed = s.variant.changed()
         rules = ("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")") if changed else ""
-        return (f"simcards play — {s.game.title}, seed {s.seed}, {s.unit} {s.index}{rules}\n"
+        return (f"{s.game.title}, seed {s.seed}, {s.unit} {s.index}{rules}   [simcards play]\n"
                 f"You: {s.names[s.seat]} (seat {s.seat}); bots: " +
                 ", ".join(f"{s.names[i]} {p}" for i, p in enumerate(s.specs) if i != s.seat))
 

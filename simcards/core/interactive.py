@@ -2,7 +2,8 @@
 
 The kernel stays the only referee. Every seat's decision functions are wrapped by a
 :class:`Script`: a wrapper first returns the seat's *forced* answers (the moves already
-made) in order; then, at the seat that waits for a person, it copies its arguments (what
+made) in order, each after calling the seat's policy and dropping its answer (so the
+random streams advance as in the simulator: Seep's bots share one); then, at the seat that waits for a person, it copies its arguments (what
 that seat may see: its view of the state and the legal moves) into a shared buffer and
 raises :class:`AwaitingMove`, which stops the kernel; any other seat asks its policy.
 Every answer is logged with its seat and decision. Running the record again with one
@@ -50,6 +51,7 @@ def wrapped({args}):
     seat = np.int64({seat_arg}[SEAT_SLOT])
     k = buf[H_CUR + seat]
     if k < buf[H_CNT + seat]:
+        inner({args})  # its answer is dropped; it draws from the random stream as the bot would
         ans = buf[H_FORCED + seat * MAX_FORCED + k]
         buf[H_CUR + seat] = k + 1
     elif seat == buf[H_AWAIT]:
@@ -150,32 +152,43 @@ class Pending:
     args: tuple
 
 
+_BUFFER: np.ndarray | None = None  # one per process: the wrappers are closures over its address
+_WRAPPERS: dict[tuple, Any] = {}
+
+
+def _buffer() -> np.ndarray:
+    global _BUFFER
+    if _BUFFER is None:
+        _BUFFER = np.zeros(SIZE, np.int64)
+    return _BUFFER
+
+
 class Script:
-    """Per-seat wrapped decision functions over one shared buffer (module docstring).
+    """Per-seat wrapped decision functions over the process's buffer (module docstring).
 
     ``seat_at``: ``{decision: (argument index, slot)}``, where the deciding seat is.
-    Wrappers are compiled per process (closures over the buffer's address), once per
-    decision and distinct policy function.
+    Wrappers are compiled once per process (closures over the buffer's address) for each
+    decision and distinct policy function, and shared by every Script; one Script runs
+    at a time (a run primes the buffer first), so sessions are not for threads.
     """
 
     def __init__(self, catalog, specs: Sequence[str], seat_at: dict[str, tuple[int, int]],
                  log_rows: dict[str, int] | None = None):
         self.catalog = catalog
         self.specs = list(specs)
-        self.buf = np.zeros(SIZE, np.int64)
+        self.buf = _buffer()
         self.decisions = catalog.decisions
         self.log_rows = dict(log_rows or {})
         inner = catalog.table(self.specs)
-        compiled: dict[tuple[int, int], Any] = {}
         functions = {}
         for index, d in enumerate(self.decisions):
             arg, slot = seat_at[d.name]
             seats = []
             for f in inner[d.name]:
-                key = (index, id(f))
-                if key not in compiled:
-                    compiled[key] = self._wrap(f, d, index, arg, slot)
-                seats.append(compiled[key])
+                key = (id(f), d.name, index, arg, slot, self.log_rows.get(d.name))
+                if key not in _WRAPPERS:
+                    _WRAPPERS[key] = (f, self._wrap(f, d, index, arg, slot))  # f kept: its id stays unique
+                seats.append(_WRAPPERS[key][1])
             functions[d.name] = tuple(seats)
         self.table = PolicyTable(functions, inner.specs)
 
