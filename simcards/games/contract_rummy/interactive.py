@@ -23,7 +23,11 @@ def _pile(pub) -> list[int]:
 
 def meld_text(m, wrap: bool) -> str:
     """``set of 7s (3 + 1 joker)`` or ``run 5H..9H (4 + 1 joker)``, its owner aside."""
-    n, j = int(m[M_NAT]), int(m[M_JOK])
+    nat, jok = int(m[M_NAT]), int(m[M_JOK])
+    if int(m[M_KIND]) == 0:  # a set: a count per suit, one nibble each
+        n, j = (sum(x >> (4 * s) & 15 for s in range(8)) for x in (nat, jok))
+    else:  # a run: bit masks of the positions
+        n, j = bin(nat).count("1"), bin(jok).count("1")
     size = f"{n} card{'s' if n != 1 else ''}" + (f" + {j} joker{'s' if j > 1 else ''}" if j else "")
     if int(m[M_KIND]) == 0:
         return f"set of {RANKS[int(m[M_KEY])]}s ({size})"
