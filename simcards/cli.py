@@ -292,7 +292,8 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
+@click.option("--file", "file", type=click.Path(path_type=Path), help="Replay a game saved by `simcards play --save`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run the record belongs to.")
 @click.option("--deal", "deal_index", type=int, help="Replay deal number N (unit deal).")
 @click.option("--game", "game_index", type=int, help="Replay game number N (unit game).")
@@ -310,7 +311,7 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
               help="Mark every card that cost its side a trick double dummy (docs/double-dummy.md).")
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="With --dd: analyse the play from this trick on (late tricks solve fast).")
-def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
+def replay(game, file, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
            policy, seat_policy, players, deal_type, contract, double_dummy, from_trick):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
@@ -318,10 +319,18 @@ def replay(game, seed, deal_index, game_index, tournament_index, baazi_index, ma
     Examples:
       simcards replay spades --seed 7 --deal 123
       simcards replay kierki --seed 3 --game 17
+    With --file FILE, the game saved by `simcards play --save FILE`.
     """
     from simcards.api import replay_text
     from simcards.core.game import get_game
 
+    if file is not None:
+        from simcards.app.play import replay_file
+
+        click.echo(replay_file(file))
+        return
+    if game is None:
+        _fail("name a GAME (e.g. `simcards replay spades --deal 3`) or --file game.json")
     g = get_game(game)
     chosen = {u: i for u, i in (("deal", deal_index), ("game", game_index), ("tournament", tournament_index),
                                 ("baazi", baazi_index), ("match", match_index)) if i is not None}
@@ -363,6 +372,51 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, pla
     pairs = list(settings) + _shortcut_pairs(g, players, deal_type, None, settings, "deal")
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
                                  policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--seat", default="0", show_default=True, help="Your seat: 0..n-1 (or N/E/S/W with four seats).")
+@click.option("--policy", help="Policy of the bots (default: the game's strongest built-in).")
+@click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one bot seat.")
+@click.option("--preset", help="Named house-rule set.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed: deal i of seed s is the simulator's deal.")
+@click.option("--deal", "deal_index", type=int, help="Play deal number N (unit deal; the default, N = 0).")
+@click.option("--game", "game_index", type=int, help="Play game number N (unit game: every deal of a game).")
+@click.option("--players", type=int, help="Number of players (games that have several forms).")
+@click.option("--deal-type", help="Kierki: deal type of --deal.")
+@click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
+@click.option("--save", type=click.Path(path_type=Path), help="Save the game to this file (on quit and at the end).")
+@click.option("--load", type=click.Path(path_type=Path), help="Go on with a game saved with --save.")
+def play(game, seat, policy, seat_policy, preset, settings, seed, deal_index, game_index, players, deal_type,
+         contract, save, load):
+    """Play GAME in the terminal: you take one seat, the bots the others.
+
+    \b
+    Examples:
+      simcards play spades --seat S --seed 7 --deal 3
+      simcards play seep --seat 1 --save seep.json
+      simcards play --load seep.json
+    Type a card (QS), a bid, or the number of a listed move; ? hints, h history,
+    u undo, s save, q quit. See docs/play.md.
+    """
+    from simcards.app.play import play as run_play
+    from simcards.core.game import get_game
+
+    if load is not None:
+        run_play(None, load=load, save=save)
+        return
+    if game is None:
+        _fail("name a GAME (e.g. `simcards play spades`) or --load game.json")
+    g = get_game(game)
+    if deal_index is not None and game_index is not None:
+        _fail("give --deal N or --game N, not both")
+    unit, index = ("game", game_index) if game_index is not None else (None if deal_index is None else "deal",
+                                                                        deal_index or 0)
+    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
+    run_play(g, save=save, seat=seat, policy=policy, seat_policy=_seat_policies(seat_policy), preset=preset,
+             settings=pairs, seed=seed, index=index, unit=unit)
 
 
 EPILOG_COMPARE = """\b

@@ -1,0 +1,235 @@
+"""``simcards play``: a person takes one seat, the bots the others, in a terminal (docs/play.md).
+
+This module knows no game rule: it draws what the game's adapter says
+(``simcards/games/<game>/interactive.py``) and steps the game through
+:class:`simcards.core.interactive.Session`, which runs the game's own compiled kernel.
+Output goes through ``rich`` (plain text when not on a terminal); input is a plain line
+prompt, so a pseudo-terminal or a pipe can drive it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Sequence
+
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Game, get_game
+from simcards.core.interactive import Finished, Pending, Session, adapter_for, match_move
+from simcards.core.policy import seat_policies
+
+HELP = "?: hints   h: history   u: undo your last move   s: save   q: quit"
+HINT_DEALS = 2000  # deals per hint table: a few seconds, intervals about +-2 points
+
+
+def new_session(game: str | Game, *, seat: int | str = 0, policy: str | None = None,
+                seat_policy: dict[int, str] | None = None, preset: str | None = None,
+                settings: Sequence[str] = (), variant: dict | None = None, seed: int = 0, index: int = 0,
+                unit: str | None = None, answers: Sequence[int] = ()) -> Session:
+    """A session of record ``index`` of ``seed`` with the person at ``seat``."""
+    g = game if isinstance(game, Game) else get_game(game)
+    u = g.unit(unit)
+    if index < 0:
+        raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
+    v = g.variant(preset, variant, list(settings))
+    if isinstance(seat, str):
+        from simcards.core.deal import seat_number
+
+        seat = seat_number(seat, g.seats(v))
+    specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
+    g.policies.table(specs)  # unknown policy names fail here, with one line
+    return Session(g, adapter_for(g), v, u.name, int(seed), int(index), int(seat), specs, list(answers))
+
+
+def load_session(path: str | Path) -> Session:
+    """The session saved in ``path`` (``--save``), its moves replayed up to where it stopped."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise SimcardsError(f"no saved game {str(p)!r}") from None
+    except (OSError, ValueError) as exc:
+        raise SimcardsError(f"cannot read saved game {str(p)!r}: {exc}") from None
+    if not isinstance(data, dict) or data.get("simcards_play") != 1:
+        raise SimcardsError(f"{str(p)!r} is not a game saved by `simcards play --save`")
+    try:
+        return new_session(data["game"], seat=data["seat"], seat_policy=dict(enumerate(data["policies"])),
+                           variant=data["variant"], seed=data["seed"], index=data["index"], unit=data["unit"],
+                           answers=data["answers"])
+    except KeyError as exc:
+        raise SimcardsError(f"saved game {str(p)!r} lacks {exc}") from None
+
+
+def save_session(session: Session, path: str | Path) -> Path:
+    p = Path(path)
+    try:
+        p.write_text(json.dumps(session.to_dict(), indent=1) + "\n")
+    except OSError as exc:
+        raise SimcardsError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+    return p
+
+
+def replay_file(path: str | Path) -> str:
+    """``simcards replay --file``: the saved record as the game's replay shows any record."""
+    s = load_session(path)
+    head = f"(played by a person at {s.names[s.seat]}, seat {s.seat}; {len(s.answers)} moves saved)\n"
+    state = s.advance()
+    if isinstance(state, Pending):
+        return head + f"The saved game stops before its end ({s.names[state.seat]} to {state.decision}); " \
+                      "the rest below is played by the bots.\n" + s.replay_text()
+    return head + s.replay_text()
+
+
+def hints(session: Session, state: Pending, deals: int = HINT_DEALS) -> str:
+    """What the simulator thinks of each legal move: the `simcards bid` table where the game has one."""
+    request = session.adapter.odds_request(state, session.variant)
+    if request is None:
+        return "No hint for this decision yet (hints cover the bid; see docs/play.md)."
+    import pandas as pd
+
+    from simcards.experiment.odds import odds
+
+    command = next(iter(session.game.odds))
+    result = odds(session.game, command, request, variant=session.variant.to_dict(),
+                  seat_policy=dict(enumerate(session.specs)), seed=session.seed, deals=deals)
+    with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 60):
+        table = result.table.to_string(index=False)
+    return f"`simcards {command}` for your hand, what you know of the table, {result.deals:,} deals:\n{table}"
+
+
+class Terminal:
+    """The screen and the prompt; ``read`` and ``console`` are replaceable for tests."""
+
+    def __init__(self, session: Session, *, save: str | Path | None = None, read: Callable[[str], str] = input,
+                 console=None):
+        from rich.console import Console
+
+        self.s = session
+        self.save = save
+        self.read = read
+        self.console = console or Console(highlight=False, soft_wrap=True, emoji=False)
+        self.notice = ""
+
+    def say(self, text: str = "") -> None:
+        self.console.print(text, markup=False)
+
+    def header(self) -> str:
+        s = self.s
+        changed = s.variant.changed()
+        rules = ("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")") if changed else ""
+        return (f"{s.game.title}, seed {s.seed}, {s.unit} {s.index}{rules}   [simcards play]\n"
+                f"You: {s.names[s.seat]} (seat {s.seat}); bots: " +
+                ", ".join(f"{s.names[i]} {p}" for i, p in enumerate(s.specs) if i != s.seat))
+
+    def recent(self) -> list[str]:
+        """History lines since the person's last move (what the bots did meanwhile)."""
+        log = self.s.history()
+        own = [i for i, e in enumerate(log) if e.seat == self.s.seat]
+        start = own[-1] + 1 if own else 0
+        return self.lines(log[start:])
+
+    def lines(self, entries) -> list[str]:
+        """History lines of log entries (the adapter leaves out the silent ones: a pass, a wait)."""
+        return [x for x in (self.s.adapter.describe(e, self.s.variant, self.s.names) for e in entries) if x]
+
+    def draw(self, state: Pending) -> None:
+        s = self.s
+        if self.console.is_terminal:
+            self.console.clear()
+        self.say(self.header())
+        self.say("")
+        recent = self.recent()
+        if recent:
+            self.say("Since your last move: " + "; ".join(recent[-16:]))
+        self.say(s.adapter.screen(state, s.variant, s.names))
+        choices = s.adapter.choices(state, s.variant)
+        if choices.moves and not choices.numbered:
+            self.say("Legal: " + " ".join(m.label for m in choices.moves))
+        elif choices.moves:
+            width = max(len(m.label) for m in choices.moves) + 5
+            cells = [f"{i + 1:>2}) {m.label}".ljust(width) for i, m in enumerate(choices.moves)]
+            per_line = max(1, 78 // max(width, 1)) if width < 30 else 1
+            self.say("Moves:")
+            for k in range(0, len(cells), per_line):
+                self.say("  " + " ".join(cells[k:k + per_line]).rstrip())
+        self.say(HELP)
+        if self.notice:
+            self.say(self.notice)
+            self.notice = ""
+        self.prompt = choices.prompt or "Your move:"
+        self.choices = choices
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return self.read(prompt + " > ")
+        except EOFError:
+            return None
+
+    def do_save(self, target: str | None) -> None:
+        path = target or self.save
+        if not path:
+            self.notice = "! name a file: s game.json (or start with --save game.json)"
+            return
+        save_session(self.s, path)
+        self.save = path
+        self.notice = f"saved to {path}"
+
+    def run(self) -> Finished | None:
+        """Play until the record ends or the person quits; returns the end, or None on quit."""
+        state = self.s.advance()
+        while True:
+            if isinstance(state, Finished):
+                self.say("")
+                self.say(self.s.replay_text())
+                if self.save:
+                    save_session(self.s, self.save)
+                    self.say(f"saved to {self.save}")
+                text = self.ask("Over. u takes back your last move; Enter quits:")
+                if text is not None and text.strip().lower() == "u" and self.s.undo():
+                    state = self.s.advance()
+                    continue
+                return state
+            self.draw(state)
+            while True:
+                text = self.ask(self.prompt)
+                if text is None or text.strip().lower() in ("q", "quit"):
+                    if self.save:
+                        save_session(self.s, self.save)
+                        self.say(f"saved to {self.save}")
+                    return None
+                t = text.strip()
+                low = t.lower()
+                if not t:
+                    continue
+                if t == "?":
+                    self.say("thinking ...")
+                    self.say(hints(self.s, state))
+                    continue
+                if low == "h":
+                    lines = self.lines(self.s.history())
+                    self.say("History:\n" + ("\n".join(f"  {i + 1:3}. {x}" for i, x in enumerate(lines)) or "  (none)"))
+                    continue
+                if low == "u":
+                    if self.s.undo():
+                        state = self.s.advance()
+                        self.notice = "took back your last move"
+                        break
+                    self.say("! nothing to take back")
+                    continue
+                if low == "s" or low.startswith("s "):
+                    self.do_save(t[2:].strip() or None)
+                    self.say(self.notice)
+                    self.notice = ""
+                    continue
+                try:
+                    value = match_move(t, self.choices)
+                    state = self.s.play(value)
+                except SimcardsError as exc:
+                    self.say(f"! {exc}")
+                    continue
+                break
+
+
+def play(game: str, *, load: str | Path | None = None, save: str | Path | None = None, **options) -> None:
+    """``simcards play``: a new session (``options`` as :func:`new_session`) or a loaded one."""
+    session = load_session(load) if load else new_session(game, **options)
+    Terminal(session, save=save).run()
