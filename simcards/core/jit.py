@@ -98,3 +98,60 @@ def install() -> None:
 
 
 install()
+
+
+# ---------------------------------------------------------------- the decorators
+#
+# Every compiled function of simcards is made with one of these four, named for what the
+# function is, so that one word means one set of numba options in every game:
+#
+#   @kernel             an entry point called from Python: cached, releases the GIL
+#   @helper             a function called from compiled code (cached; nogil so tests
+#                       and Python callers may call it too)
+#   @inline             a small helper numba inlines into its caller at the IR level
+#                       (no call, no reference counting of its array arguments)
+#   @policy(SIG)        a built-in policy decision: compiled eagerly with the decision's
+#                       signature, so it is a first-class function of that type
+#
+# Each takes optional settings: a signature as first argument (``@helper(SIG)``) and
+# ``alloc=False`` for code compiled without numba's runtime (numba's ``_nrt=False``: it may
+# not allocate arrays nor raise with run-time values, and skips reference counting; see
+# docs/architecture.md, "Speed habits"). Extra numba options pass through unchanged.
+
+
+def _numba_options(base: dict, alloc: bool, extra: dict) -> dict:
+    options = dict(base, **extra)
+    if not alloc:
+        options["_nrt"] = False
+    return options
+
+
+def _decorator(base: dict, name: str, doc: str):
+    def decorate(fn_or_sig=None, *, alloc: bool = True, **extra):
+        import numba
+
+        options = _numba_options(base, alloc, extra)
+        if callable(fn_or_sig) and hasattr(fn_or_sig, "__code__"):  # bare @kernel
+            return numba.njit(**options)(fn_or_sig)
+        if fn_or_sig is None:  # @kernel(alloc=False)
+            return numba.njit(**options)
+        return numba.njit(fn_or_sig, **options)  # @kernel(SIG, ...)
+
+    decorate.__name__ = decorate.__qualname__ = name
+    decorate.__doc__ = doc
+    return decorate
+
+
+kernel = _decorator({"cache": True, "nogil": True}, "kernel",
+                    "An entry point called from Python: cached, releases the GIL.")
+helper = _decorator({"cache": True, "nogil": True}, "helper",
+                    "A compiled helper called from kernels (and callable from Python).")
+inline = _decorator({"cache": True, "nogil": True, "inline": "always"}, "inline",
+                    "A small helper inlined into its compiled callers.")
+
+
+def policy(sig, *, alloc: bool = True, **extra):
+    """A built-in policy decision compiled with its decision's signature ``sig``."""
+    import numba
+
+    return numba.njit(sig, **_numba_options({"cache": True, "nogil": True}, alloc, extra))

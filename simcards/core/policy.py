@@ -300,3 +300,52 @@ def seat_policies(default: str, overrides: Mapping[int, str] | None, n_seats: in
             raise SimcardsError(f"seat {seat} does not exist (seats are 0..{n_seats - 1})")
         specs[int(seat)] = name
     return specs
+
+
+class Layout:
+    """Named slots of a flat array (a policy's state view, a record or config row),
+    declared once in order with their lengths; the offsets are generated.
+
+    ``VIEW = Layout("spades view", seat=1, dealer=1, suits=4, ..., size=64)`` gives
+    ``VIEW.offset["suits"]``, ``VIEW.length["suits"]`` and ``VIEW.size`` (at least the sum
+    of the lengths; ``size`` pads it). ``VIEW.export(globals(), "V_", size="VIEW_LEN")``
+    makes the module constants (``V_SUITS``, ``VIEW_LEN``) that kernels and policies index
+    with; numba reads module ints as compile-time constants, so this costs nothing.
+    """
+
+    def __init__(self, name: str, size: int | None = None, **slots: int):
+        self.name = name
+        self.offset: dict[str, int] = {}
+        self.length: dict[str, int] = {}
+        at = 0
+        for slot, n in slots.items():
+            self.offset[slot] = at
+            self.length[slot] = int(n)
+            at += int(n)
+        if size is not None and size < at:
+            raise ValueError(f"{name}: {at} slots do not fit in size {size}")
+        self.size = at if size is None else size
+
+    def constants(self, prefix: str, size: str | None = None) -> dict[str, int]:
+        """``{prefix + SLOT: offset}`` (plus ``{size: self.size}`` when named)."""
+        out = {prefix + slot.upper(): at for slot, at in self.offset.items()}
+        if size:
+            out[size] = self.size
+        return out
+
+    def export(self, namespace: dict, prefix: str, size: str | None = None) -> None:
+        """Put :meth:`constants` into a module's globals."""
+        namespace.update(self.constants(prefix, size))
+
+    def read(self, row) -> dict[str, Any]:
+        """``{slot: value or list of values}`` of one array laid out like this."""
+        out = {}
+        for slot, at in self.offset.items():
+            n = self.length[slot]
+            out[slot] = row[at] if n == 1 else list(row[at:at + n])
+        return out
+
+    def describe(self) -> str:
+        """One line per slot: offset, name, length (for docs and docstrings)."""
+        return "\n".join(f"{at:4d}  {slot}" + (f"[{self.length[slot]}]" if self.length[slot] > 1 else "")
+                         for slot, at in self.offset.items())

@@ -16,10 +16,21 @@ name (``params[0].bag_limit``). Enums become their index in ``choices``, boolean
 lists (``kind="codes"`` of choices, ``kind="ints"``) become a fixed-length subarray
 (``count`` long, padded with -1; codes as their index in ``choices``) plus a
 ``<name>_len`` field.
+
+Kernels compare enum parameters with named constants, never bare indices:
+:meth:`Variant.choice_enum` (or :func:`choice_enums` for all of them) makes an ``IntEnum``
+per enum field from its ``choices`` (``BAG_MODE.PER_BAG == 1``), which numba compiles as
+constants (and caches). A parameter whose default depends on others (``None`` meaning
+"derived", e.g. Cutthroat's per-form thresholds) is resolved once, generically: the
+subclass returns the resolved values from :meth:`Variant.derived`, and ``to_params``
+packs them in place of ``NULL``.
 """
 from __future__ import annotations
 
 import dataclasses
+import enum
+import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
@@ -118,7 +129,17 @@ class Variant:
     def check(self) -> None:
         """Cross-parameter rules; raise SimcardsError with one line. Default: none."""
 
+    def derived(self) -> dict[str, Any]:
+        """Resolved values of parameters left ``None`` whose default depends on others
+        (packed by ``to_params`` instead of ``NULL``). Default: none."""
+        return {}
+
     # ----- construction
+    @classmethod
+    def choice_enum(cls, name: str) -> type[enum.IntEnum]:
+        """``IntEnum`` of parameter ``name``'s choices, valued as packed (see module doc)."""
+        return choice_enums(cls)[name]
+
     @classmethod
     def param_specs(cls) -> dict[str, ParamSpec]:
         return {f.name: _spec(f) for f in dataclasses.fields(cls)}
@@ -178,8 +199,11 @@ class Variant:
     def to_params(self) -> np.ndarray:
         """One-row structured array for compiled kernels (read ``params[0].name``)."""
         row = np.zeros(1, dtype=self.params_dtype())
+        derived = self.derived()
         for f in dataclasses.fields(self):
             spec, value = _spec(f), getattr(self, f.name)
+            if value is None and f.name in derived:
+                value = derived[f.name]
             if spec.kind in ("codes", "ints"):
                 packed = [spec.choices.index(v) for v in value] if spec.kind == "codes" else list(value)
                 row[0][f.name][:] = -1
@@ -188,6 +212,27 @@ class Variant:
             else:
                 row[0][f.name] = _pack(spec, value)
         return row
+
+
+def constant_name(choice: str) -> str:
+    """Python name of a choice: ``per_bag`` -> ``PER_BAG``, ``7`` -> ``N7``."""
+    name = re.sub(r"\W", "_", str(choice)).upper()
+    return "N" + name if name[:1].isdigit() or not name else name
+
+
+@functools.lru_cache(maxsize=None)
+def choice_enums(variant_type: type) -> dict[str, type[enum.IntEnum]]:
+    """One ``IntEnum`` per enum (and ``codes``) parameter of ``variant_type``, named after
+    the parameter in capitals, members named by :func:`constant_name`, valued by their
+    index in ``choices`` (the packed value). Module-level globals of these compile to
+    constants in numba kernels: ``if p.bag_mode == BAG_MODE.PER_BAG``."""
+    out = {}
+    for f in dataclasses.fields(variant_type):
+        spec = _spec(f)
+        if spec.kind in ("enum", "codes") and spec.choices:
+            members = {constant_name(c): i for i, c in enumerate(spec.choices)}
+            out[f.name] = enum.IntEnum(f.name.upper(), members, module=variant_type.__module__)
+    return out
 
 
 def parse_pair(pair: str) -> tuple[str, str]:
