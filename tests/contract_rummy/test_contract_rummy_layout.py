@@ -17,7 +17,7 @@ def test_enums_pack_as_the_index_of_their_choice_and_none_as_no_limit():
     v = ContractRummyVariant(ace_mode="wrap", stock_exhaustion="end_deal", max_jokers_per_meld=None,
                              first_dealer=2, contract=3)
     cfg = sim.variant_config(v)
-    assert cfg[M.C_ACE] == M.ACE_WRAP == ContractRummyVariant.param_specs()["ace_mode"].choices.index("wrap")
+    assert cfg[M.C_ACE] == M.ACE_MODE.WRAP == ContractRummyVariant.param_specs()["ace_mode"].choices.index("wrap")
     assert cfg[M.C_EXHAUST] == 1 and cfg[M.C_MAX_JOK] == M.INF
     assert (cfg[M.C_FIRST_DEALER], cfg[M.C_UNIT_DEAL], cfg[M.C_NPL]) == (2, 2, 4)
     assert cfg[M.C_PEN + 12] == v.penalty_values[0]  # the ace, stored after the king

@@ -11,7 +11,7 @@ def test_every_config_slot_is_filled_from_a_variant_field():
 def test_config_packs_enums_by_their_choices_and_no_cap_as_zero():
     v = SeepVariant(absorption_mode="forbidden", dealer_after_baazi="no_shift", max_deals_per_baazi=None)
     cfg = cfg_of(v)
-    assert cfg[L.C_ABSORB] == L.ABSORB_FORBIDDEN and cfg[L.C_AFTER_BAAZI] == 3 and cfg[L.C_MAX_DEALS] == 0
+    assert cfg[L.C_ABSORB] == L.ABSORB.FORBIDDEN and cfg[L.C_AFTER_BAAZI] == L.AFTER_BAAZI.NO_SHIFT and cfg[L.C_MAX_DEALS] == 0
     assert cfg[L.C_FIRST_DEALER] == -1 and cfg[L.C_NPLAYERS] == 4
 
 
