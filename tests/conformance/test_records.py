@@ -53,7 +53,7 @@ def test_tally_of_two_halves_merged_is_the_tally_of_the_whole(game, setups):
 def _spades(unit, v, table, seed, i):
     from simcards.games.spades.kernel import run_kernel
 
-    return run_kernel(unit, v, table, seed, i, 1, trace_rows=1)[0][0]
+    return run_kernel(unit, v, table, seed, i, 1, trace=True)[0][0]
 
 
 def _cutthroat(unit, v, table, seed, i):

@@ -84,8 +84,11 @@ def test_trace_events_round_trip_and_overflow_is_counted():
     _, events = EVENTS.collect(lambda t: calls.append(_traced(t, 5)), rows=2)
     assert len(calls) == 2 and events[0].kind == "deal" and events[0].dealer == 3
     assert [(e.seat, e.card, e.trick) for e in events[1:3]] == [(0, 10, 0), (1, 11, 0)]
+    assert tuple(events[1]) == (2, 0, 10, 0) and events[1].code == _EV["EV_PLAY"]
     with pytest.raises(ValueError):
         TraceEvents("toy", bad=("a", "b", "c", "d", "e", "f"))
+    with pytest.raises(ValueError, match="taken"):
+        TraceEvents("toy", bid=("seat", "code"))
 
 
 def _double(x):

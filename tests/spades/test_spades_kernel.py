@@ -9,6 +9,7 @@ from simcards.core.errors import SimcardsError
 from simcards.games.spades import GAME, rules
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.referee import check_trace
+from simcards.games.spades.replay import traced_hands
 from simcards.games.spades.variant import PRESETS, SpadesVariant
 
 COL = {name: i for i, (name, _) in enumerate(rules.DEAL_COLUMNS)}
@@ -65,9 +66,9 @@ def test_same_deals_for_other_policies_and_house_rules():
     """Common random numbers: the deal of record i does not depend on policies or scoring rules."""
     from simcards.games.spades.kernel import run_kernel
     v = variant(first_dealer=0)
-    _, a = run_kernel("deal", v, table("basic"), 5, 17, 1, trace_rows=1)
-    _, b = run_kernel("deal", v.replace(bag_limit=5, nil_value=50), table("random"), 5, 17, 1, trace_rows=1)
-    assert np.array_equal(a[0, rules.T_HANDS:rules.T_HANDS + 4], b[0, rules.T_HANDS:rules.T_HANDS + 4])
+    _, a = run_kernel("deal", v, table("basic"), 5, 17, 1, trace=True)
+    _, b = run_kernel("deal", v.replace(bag_limit=5, nil_value=50), table("random"), 5, 17, 1, trace=True)
+    assert traced_hands(a)[0].hands == traced_hands(b)[0].hands
 
 
 def test_deal_records_are_consistent():
@@ -116,8 +117,8 @@ def test_referee_rechecks_kernel_traces(preset, settings, policies):
     v = GAME.variant(preset, settings)
     t = table(*policies)
     for i in range(25):
-        out, trace = run_kernel("deal", v, t, 1000 + len(settings), 7 * i, 1, trace_rows=1)
-        check_trace(v, trace[0], out[0])
+        out, events = run_kernel("deal", v, t, 1000 + len(settings), 7 * i, 1, trace=True)
+        check_trace(v, traced_hands(events)[0], out[0])
 
 
 @pytest.mark.parametrize("preset,settings,policies", [
@@ -129,18 +130,19 @@ def test_referee_rechecks_game_traces(preset, settings, policies):
     """Every hand of traced games: moves, scores carried from hand to hand, dealer rotation, end rule."""
     v = GAME.variant(preset, settings)
     for index in range(3):
-        out, trace = run_kernel("game", v, table(*policies), 77, index, 1, trace_rows=400)
+        out, events = run_kernel("game", v, table(*policies), 77, index, 1, trace=True)
+        trace = traced_hands(events)
         rec = out[0]
         hands = int(rec[GCOL["hands"]])
-        assert 1 <= hands <= 400
+        assert 1 <= hands <= 400 and len(trace) == hands
         prev = None
         for h in range(hands):
             row = check_trace(v, trace[h])
             if prev is not None:
-                assert trace[h][rules.T_DEALER] == (trace[h - 1][rules.T_DEALER] + 1) % 4
-                if trace[h][rules.T_HANDS_BEFORE] > 0:
-                    assert trace[h][rules.T_SCORE_BEFORE] == prev[COL["score0"]]
-                    assert trace[h][rules.T_BAGS_BEFORE + 1] == prev[COL["bag_count1"]]
+                assert trace[h].dealer == (trace[h - 1].dealer + 1) % 4
+                if trace[h].hands_before > 0:
+                    assert trace[h].scores[0] == prev[COL["score0"]]
+                    assert trace[h].bags[1] == prev[COL["bag_count1"]]
             if v.bag_mode == "accumulate" and v.bag_limit == 10 and v.bag_overflow == "carry":
                 for team in (0, 1):  # invariant 19 (every amount but bags is a multiple of 10)
                     assert row[COL[f"score{team}"]] % 10 == row[COL[f"bag_count{team}"]]
@@ -176,8 +178,8 @@ def test_policies_cannot_tamper_with_the_kernel_through_the_view():
 
 
 def _dealt(v, pols, seed, index):
-    out, trace = run_kernel("deal", v, table(*pols), seed, index, 1, trace_rows=1)
-    return out[0], trace[0]
+    out, events = run_kernel("deal", v, table(*pols), seed, index, 1, trace=True)
+    return out[0], traced_hands(events)[0]
 
 
 def test_automatic_misdeal_redeals_until_no_hand_qualifies():
@@ -187,7 +189,7 @@ def test_automatic_misdeal_redeals_until_no_hand_qualifies():
     redeals = 0
     for i in range(200):
         rec, t = _dealt(v, ("basic",), 21, i)
-        hands = [set(cards_of(int(t[rules.T_HANDS + s]))) for s in range(4)]
+        hands = [set(cards_of(t.hands[s])) for s in range(4)]
         assert not any(deficient(h, "at_most_one_spade") for h in hands)
         redeals += rec[COL["redeals"]]
     # P(some seat holds at most one spade) is about 0.2, so redeals are common but not the rule
@@ -205,11 +207,12 @@ def test_optional_misdeal_seats_that_looked_are_not_offered_blind_nil():
     t = GAME.policies.table([probe])
     seen_looked = 0
     for i in range(100):
-        out, trace = run_kernel("deal", v, t, 4, i, 1, trace_rows=1)
+        out, events = run_kernel("deal", v, t, 4, i, 1, trace=True)
+        hand = traced_hands(events)[0]
         assert out[0][COL["redeals"]] == 0
         for s in range(4):
-            looked = deficient(set(cards_of(int(trace[0][rules.T_HANDS + s]))), "at_most_one_spade")
-            assert trace[0][rules.T_BLIND + s] == (0 if looked else 1)
+            looked = deficient(set(cards_of(hand.hands[s])), "at_most_one_spade")
+            assert hand.blinds[s] == (0 if looked else 1)
             seen_looked += looked
     assert seen_looked > 0
 

@@ -7,6 +7,7 @@ from spades_util import table
 from simcards.core.cards import cards_of
 from simcards.games.spades import GAME, rules
 from simcards.games.spades.kernel import run_kernel
+from simcards.games.spades.replay import traced_hands
 from simcards.games.spades.referee import deck_of, effective_suit, score_hand, score_team, trick_winner
 
 COL = {name: i for i, (name, _) in enumerate(rules.DEAL_COLUMNS)}
@@ -36,8 +37,8 @@ policies = st.lists(st.sampled_from(["random", "basic", "expert"]), min_size=4, 
 
 def traced(settings_, pols, seed, index):
     v = GAME.variant(None, settings_)
-    out, trace = run_kernel("deal", v, table(*pols), seed, index, 1, trace_rows=1)
-    return v, out[0], trace[0]
+    out, events = run_kernel("deal", v, table(*pols), seed, index, 1, trace=True)
+    return v, out[0], traced_hands(events)[0]
 
 
 @settings(**SETTINGS)
@@ -45,17 +46,15 @@ def traced(settings_, pols, seed, index):
 def test_hand_invariants(settings_, pols, seed, index):
     v, rec, t = traced(settings_, pols, seed, index)
     deck = deck_of(v)
-    dealt = [set(cards_of(int(t[rules.T_HANDS + s]))) for s in range(4)]
+    dealt = [set(cards_of(t.hands[s])) for s in range(4)]
     # 1, 2: 52 distinct cards, 13 each, disjoint, union = deck
     assert len(deck) == 52 and all(len(h) == 13 for h in dealt) and set().union(*dealt) == deck
-    bids = [int(x) for x in t[rules.T_BID:rules.T_BID + 4]]
-    blind = [int(x) for x in t[rules.T_BLIND:rules.T_BLIND + 4]]
-    given_ = [int(x) for x in t[rules.T_GIVE:rules.T_GIVE + 4]]
-    plays = [int(x) for x in t[rules.T_PLAYS:rules.T_PLAYS + 52]]
+    bids, blind, given_, plays = t.bids, t.blinds, t.given, t.plays
+    assert len(plays) == 52
     # 4, 9, 10, 11: the referee validates every bid (in order) and play, leaders and winners
-    res = score_hand(dealt, int(t[rules.T_DEALER]), bids, blind, given_, plays, v)
-    assert res.leaders == list(t[rules.T_LEADERS:rules.T_LEADERS + 13])
-    assert res.winners == list(t[rules.T_WINNERS:rules.T_WINNERS + 13])
+    res = score_hand(dealt, t.dealer, bids, blind, given_, plays, v)
+    assert res.leaders == t.leaders
+    assert res.winners == t.winners
     # 6: exchange keeps 13 cards each, same union, k each way between partners only
     after = res.hands_after_exchange
     assert all(len(h) == 13 for h in after) and set().union(*after) == deck
@@ -116,9 +115,9 @@ def test_blind_nil_decision_sees_no_card(seed, index, pols):
     here = os.path.join(os.path.dirname(__file__), "spades_probe_bots.py")
     t = GAME.policies.table([f"{here}:probe"] * 4)
     v = GAME.variant(None, {})
-    out, trace = run_kernel("deal", v, t, seed, index, 1, trace_rows=1)
+    out, events = run_kernel("deal", v, t, seed, index, 1, trace=True)
     # BN is legal for every seat under the defaults and the probe takes it iff its hand is hidden
-    assert list(trace[0][rules.T_BLIND:rules.T_BLIND + 4]) == [1, 1, 1, 1]
+    assert traced_hands(events)[0].blinds == [1, 1, 1, 1]
 
 
 @settings(**SETTINGS)
@@ -157,10 +156,8 @@ def test_swapping_two_side_suits_keeps_trick_counts(seed, index, pair):
             return (b if c // 13 == a else a) * 13 + c % 13
         return c
 
-    hands = [[swap(c) for c in cards_of(int(t[rules.T_HANDS + s]))] for s in range(4)]
-    bids = [int(x) for x in t[rules.T_BID:rules.T_BID + 4]]
-    res = score_hand(hands, int(t[rules.T_DEALER]), bids, [0] * 4, {},
-                     [swap(int(c)) for c in t[rules.T_PLAYS:rules.T_PLAYS + 52]], v)
+    hands = [[swap(c) for c in cards_of(t.hands[s])] for s in range(4)]
+    res = score_hand(hands, t.dealer, t.bids, [0] * 4, {}, [swap(c) for c in t.plays], v)
     assert res.tricks == [int(x) for x in rec[COL["tricks0"]:COL["tricks0"] + 4]]
 
 

@@ -22,7 +22,7 @@ from simcards.core.game import Column, OddsSupport
 from simcards.core import stats
 from simcards.core.stats import rank_options
 from simcards.games.spades import rules
-from simcards.games.spades.kernel import DECISION_ORDER, FORMATS, error_text, prepared
+from simcards.games.spades.kernel import FORMATS, error_text, prepared, seats
 from simcards.games.spades.policies import BN_BIT, DECISIONS
 from simcards.games.spades.referee import legal_bid_set
 
@@ -167,18 +167,17 @@ def _prior_text(query) -> str:
 
 def simulate(query, variant, table, seed, start, count):
     """Records of deals ``start..``: per option slot the ``rules.ODDS_FIELDS``, then the deal."""
-    params, deck, masks = prepared(variant)
     cons = query["constraints"]
     out = np.full((count, len(COLUMNS)), -99, np.int64)
     err = np.zeros(4, np.int64)
     with kernel_errors("spades", DECISIONS, table, formats=FORMATS):
         try:
             rules.simulate_bid_options(
-                params, deck, masks, cons.fixed, cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
+                prepared(variant, cons.fixed), seats(table), cons.min_len, cons.max_len, (compile_accept(query["accept"]),),
                 query["seat"], query["dealer"], np.array(query["prior"], np.int64),
                 np.array(query["options"], np.int64), np.array(query["scores"], np.int64),
                 np.array(query["bags"], np.int64), query["play_out"],
-                np.uint64(seed), np.int64(start), np.int64(count), *[table[d] for d in DECISION_ORDER], out, err)
+                np.uint64(seed), np.int64(start), np.int64(count), out, err)
         except IllegalAnswer:
             raise
         except ValueError as exc:

@@ -51,26 +51,21 @@ import numba as nb
 import numpy as np
 from numba import types
 
+from simcards.core.jit import helper, inline, policy
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
-from simcards.core.policy import Decision, Policy
+from simcards.core.policy import Decision, Layout, Policy
 from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:])
 
-V_SEAT, V_DEALER, V_HAND, V_LEGAL, V_COUNT, V_ROLE, V_GIVEN, V_RECEIVED = range(8)
-V_TRICK, V_LEADER, V_NPLAYED, V_LED_SUIT, V_WIN_SEAT, V_WIN_CARD, V_BROKEN = range(8, 15)
-V_PLAYED, V_DECK = 15, 16
-V_SUITS = 17  # 4 slots
-V_TABLE = 21  # 4
-V_BID = 25  # 4
-V_BLIND = 29  # 4
-V_TRICKS = 33  # 4
-V_VOIDS = 37  # 4
-V_SCORE = 41  # 2
-V_BAGS = 43  # 2
-V_EXCHANGE = 45  # 2
-V_TARGET, V_BAG_LIMIT, V_NIL_VALUE, V_BN_VALUE, V_HANDS_PLAYED = 47, 48, 49, 50, 51
-VIEW_LEN = 64
+# the state view, declared once: offsets are generated (V_SEAT = 0, ..., VIEW_LEN = 64)
+VIEW = Layout("spades view", size=64,
+              seat=1, dealer=1, hand=1, legal=1, count=1, role=1, given=1, received=1,
+              trick=1, leader=1, nplayed=1, led_suit=1, win_seat=1, win_card=1, broken=1,
+              played=1, deck=1, suits=4, table=4, bid=4, blind=4, tricks=4, voids=4,
+              score=2, bags=2, exchange=2, target=1, bag_limit=1, nil_value=1, bn_value=1,
+              hands_played=1)
+VIEW.export(globals(), "V_", size="VIEW_LEN")
 
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
 
@@ -88,7 +83,7 @@ _ONE = np.uint64(1)
 # ---------------------------------------------------------------- helpers for policies
 
 
-@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
+@inline(nb.int64(nb.int64))
 def rank_value(c):
     """Rank of a card for comparisons across suits: 2 = 0 .. A = 12, LJ = 13, BJ = 15."""
     if c >= 52:
@@ -96,7 +91,7 @@ def rank_value(c):
     return c - 13 * (c // 13)
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64[:], nb.boolean), cache=True)
+@helper(nb.int64(nb.uint64, nb.int64[:], nb.boolean))
 def lowest_by_rank(cards, view, avoid_trumps):
     """The lowest-ranked card of ``cards`` (ties: the suit with fewer cards); trumps last if asked."""
     best = -1
@@ -115,7 +110,7 @@ def lowest_by_rank(cards, view, avoid_trumps):
     return best
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64[:], nb.boolean), cache=True)
+@helper(nb.int64(nb.uint64, nb.int64[:], nb.boolean))
 def highest_by_rank(cards, view, avoid_trumps):
     """The highest-ranked card of ``cards`` (ties: the shorter suit); trumps last if asked."""
     best = -1
@@ -134,7 +129,7 @@ def highest_by_rank(cards, view, avoid_trumps):
     return best
 
 
-@nb.njit(nb.int64(nb.int64, nb.int64[:]), cache=True, inline="always")
+@inline(nb.int64(nb.int64, nb.int64[:]))
 def suit_in_view(c, view):
     """Effective suit of card ``c``."""
     if c >= 52:
@@ -142,7 +137,7 @@ def suit_in_view(c, view):
     return c // 13
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64[:]), cache=True, inline="always")
+@inline(nb.boolean(nb.int64, nb.int64, nb.int64[:]))
 def beats(c, best, view):
     """Whether ``c`` beats the card ``best`` that is winning the trick (spades trump)."""
     sc = suit_in_view(c, view)
@@ -152,7 +147,7 @@ def beats(c, best, view):
     return sc == 3
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
+@inline(nb.uint64(nb.uint64, nb.int64, nb.int64[:]))
 def winners_over(cards, best, view):
     """The cards of ``cards`` that would beat ``best`` (the card now winning the trick)."""
     sb = suit_in_view(best, view)
@@ -162,7 +157,7 @@ def winners_over(cards, best, view):
     return above
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64), cache=True)
+@helper(nb.int64(nb.uint64, nb.int64))
 def nearest_legal_bid(legal_bids, want):
     """The legal number bid (or Nil when only that is left) closest to ``want``, ties upward."""
     for d in range(14):
@@ -175,7 +170,7 @@ def nearest_legal_bid(legal_bids, want):
     return 0
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.int64[:], nb.boolean), cache=True)
+@helper(nb.uint64(nb.uint64, nb.int64, nb.int64[:], nb.boolean))
 def pick_cards(cards, k, view, highest):
     """``k`` cards of ``cards`` by rank: the highest (trumps first) or the lowest (trumps last)."""
     out = np.uint64(0)
@@ -191,7 +186,7 @@ def pick_cards(cards, k, view, highest):
     return out
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64, nb.int64[:]), cache=True, inline="always")
+@inline(nb.int64(nb.uint64, nb.int64, nb.int64[:]))
 def highest_below(cards, best, view):
     """Highest card of ``cards`` that does not beat ``best``; -1 if every card beats it."""
     sb = suit_in_view(best, view)
@@ -206,7 +201,7 @@ def highest_below(cards, best, view):
     return -1
 
 
-@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64), cache=True)
+@helper(nb.int64(nb.int64[:], nb.uint64, nb.uint64))
 def nil_play(view, legal, hand):
     """Play of a Nil bidder: stay under the winning card, shed high cards when safe."""
     trumps_m = np.uint64(view[V_SUITS + 3])
@@ -234,19 +229,19 @@ def nil_play(view, legal, hand):
 # ---------------------------------------------------------------- random: uniform legal
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def random_blind(view, rng):
     # BN is one of the 15 bids BN, Nil, 1..13: take it with probability 1/15
     return 1 if below(rng, 15) == 0 else 0
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def random_bid(view, rng):
     legal = np.uint64(view[V_LEGAL]) & np.uint64((1 << 14) - 1)
     return random_card_of(legal, rng)
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def random_exchange(view, rng):
     rest = np.uint64(view[V_LEGAL])
     out = np.uint64(0)
@@ -257,12 +252,12 @@ def random_exchange(view, rng):
     return np.int64(out)
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def random_play(view, rng):
     return random_card_of(np.uint64(view[V_LEGAL]), rng)
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def random_misdeal(view, rng):
     return below(rng, 2)
 
@@ -270,7 +265,7 @@ def random_misdeal(view, rng):
 # ---------------------------------------------------------------- basic: cheap counting
 
 
-@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+@helper(nb.float64(nb.uint64, nb.int64[:]))
 def sure_tricks(hand, view):
     """Cheap trick count: top trumps with enough length, trumps beyond three, side aces
     and guarded kings."""
@@ -298,24 +293,24 @@ def sure_tricks(hand, view):
     return count
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def basic_blind(view, rng):
     return 0
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def basic_bid(view, rng):
     want = int(sure_tricks(np.uint64(view[V_HAND]), view) + 0.5)
     return nearest_legal_bid(np.uint64(view[V_LEGAL]), max(want, 1))
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def basic_exchange(view, rng):
     # the Nil bidder sheds its highest cards, the partner sends its lowest
     return np.int64(pick_cards(np.uint64(view[V_LEGAL]), view[V_COUNT], view, view[V_ROLE] == 0))
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def basic_play(view, rng):
     legal = np.uint64(view[V_LEGAL])
     if popcount(legal) == 1:
@@ -338,7 +333,7 @@ def basic_play(view, rng):
     return lowest_by_rank(legal, view, True)
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def basic_misdeal(view, rng):
     return 1
 
@@ -358,7 +353,7 @@ BASIC = Policy("basic", blind=basic_blind, bid=basic_bid, exchange=basic_exchang
 _LOW_MASK = np.uint64((1 << 14) - 1)
 
 
-@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+@helper(nb.float64(nb.uint64, nb.int64[:]))
 def expert_estimate(hand, view):
     """Expected tricks of ``hand``: graded honours, trump length and ruffing values."""
     trumps = hand & np.uint64(view[V_SUITS + 3])
@@ -407,7 +402,7 @@ def expert_estimate(hand, view):
     return est
 
 
-@nb.njit(nb.float64(nb.uint64, nb.int64[:]), cache=True)
+@helper(nb.float64(nb.uint64, nb.int64[:]))
 def nil_risk(hand, view):
     """Rough count of cards that may be forced to win a trick (0 = a safe Nil hand)."""
     trumps = hand & np.uint64(view[V_SUITS + 3])
@@ -441,7 +436,7 @@ def nil_risk(hand, view):
     return risk
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def expert_blind(view, rng):
     seat = view[V_SEAT]
     team = seat & 1
@@ -456,7 +451,7 @@ def expert_blind(view, rng):
     return 0
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def expert_bid(view, rng):
     hand = np.uint64(view[V_HAND])
     legal = np.uint64(view[V_LEGAL])
@@ -478,12 +473,12 @@ def expert_bid(view, rng):
     return nearest_legal_bid(legal & _LOW_MASK, want)
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def expert_exchange(view, rng):
     return np.int64(pick_cards(np.uint64(view[V_LEGAL]), view[V_COUNT], view, view[V_ROLE] == 0))
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def expert_misdeal(view, rng):
     hand = np.uint64(view[V_HAND])
     if nil_risk(hand, view) < 0.9:
@@ -491,7 +486,7 @@ def expert_misdeal(view, rng):
     return 1 if expert_estimate(hand, view) < 2.5 else 0
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.uint64, nb.int64[:], nb.int64), cache=True, inline="always")
+@inline(nb.uint64(nb.uint64, nb.uint64, nb.int64[:], nb.int64))
 def masters_of(cards, unseen, view, s):
     """Cards of ``cards`` in suit ``s`` that beat every unseen card of that suit."""
     sm = np.uint64(view[V_SUITS + s])
@@ -501,7 +496,7 @@ def masters_of(cards, unseen, view, s):
     return cards & sm & ~((bit(highest_card(top)) << _ONE) - _ONE)
 
 
-@nb.njit(nb.boolean(nb.int64[:], nb.uint64), cache=True)
+@helper(nb.boolean(nb.int64[:], nb.uint64))
 def partner_safe(view, unseen):
     """Whether the partner's card now winning should hold: it is the last card, or it is
     a master and no opponent still to play has shown a void."""
@@ -521,7 +516,7 @@ def partner_safe(view, unseen):
     return True
 
 
-@nb.njit(nb.int64(nb.int64[:], nb.uint64), cache=True)
+@helper(nb.int64(nb.int64[:], nb.uint64))
 def lowest_winner(view, cards):
     """Cheapest card of ``cards`` that beats the card now winning; -1 if none."""
     win = winners_over(cards, view[V_WIN_CARD], view)
@@ -531,7 +526,7 @@ def lowest_winner(view, cards):
     return lowest_card(side) if side else lowest_card(win)
 
 
-@nb.njit(nb.int64(nb.int64[:], nb.uint64, nb.uint64, nb.uint64), cache=True)
+@helper(nb.int64(nb.int64[:], nb.uint64, nb.uint64, nb.uint64))
 def cover_play(view, legal, hand, unseen):
     """Protect the partner's Nil: win tricks the partner still has to play to, overtake it."""
     seat = view[V_SEAT]
@@ -563,7 +558,7 @@ def cover_play(view, legal, hand, unseen):
     return -1  # partner is safe in this trick: play normally
 
 
-@nb.njit(SIG, cache=True, nogil=True)
+@policy(SIG)
 def expert_play(view, rng):
     legal = np.uint64(view[V_LEGAL])
     if popcount(legal) == 1:

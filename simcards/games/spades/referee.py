@@ -330,32 +330,26 @@ def score_hand(hands, dealer, bids, blind, exchanges, plays, variant, scores=Non
     return result
 
 
-def check_trace(variant, trace_row, rec_row=None) -> np.ndarray:
-    """Referee one kernel trace row; compare with ``rec_row`` (deal columns) if given.
+def check_trace(variant, t, rec_row=None) -> np.ndarray:
+    """Referee one traced hand (``replay.TracedHand``); compare with ``rec_row`` (deal
+    columns) if given.
 
     Returns the deal record recomputed by the referee. Raises AssertionError on a
     disagreement and SimcardsError on an illegal move.
     """
     from simcards.games.spades import rules
 
-    t = [int(x) for x in trace_row]
-    hands = [t[rules.T_HANDS + s] for s in range(4)]
-    bids = [t[rules.T_BID + s] for s in range(4)]
-    blind = [t[rules.T_BLIND + s] for s in range(4)]
-    given = [t[rules.T_GIVE + s] for s in range(4)]
-    plays = t[rules.T_PLAYS:rules.T_PLAYS + 52]
-    scores = [t[rules.T_SCORE_BEFORE], t[rules.T_SCORE_BEFORE + 1]]
-    bags = [t[rules.T_BAGS_BEFORE], t[rules.T_BAGS_BEFORE + 1]]
-    dealer = t[rules.T_DEALER]
-    res = score_hand(hands, dealer, bids, blind, given, plays, variant, scores, bags)
-    assert res.first_leader == t[rules.T_FIRST_LEADER], "first leader differs"
-    assert res.leaders == t[rules.T_LEADERS:rules.T_LEADERS + 13], "trick leaders differ"
-    assert res.winners == t[rules.T_WINNERS:rules.T_WINNERS + 13], "trick winners differ"
-    assert res.exchange_counts == t[rules.T_EXCH:rules.T_EXCH + 2], "exchange counts differ"
+    hands, bids, blind, given, plays = t.hands, t.bids, t.blinds, t.given, t.plays
+    dealer = t.dealer
+    res = score_hand(hands, dealer, bids, blind, given, plays, variant, t.scores, t.bags)
+    assert res.first_leader == t.first_leader, "first leader differs"
+    assert res.leaders == t.leaders, "trick leaders differ"
+    assert res.winners == t.winners, "trick winners differ"
+    assert res.exchange_counts == t.exchange, "exchange counts differ"
     row = np.zeros(rules.N_DEAL_COLS, dtype=np.int64)
     col = {name: i for i, (name, _) in enumerate(rules.DEAL_COLUMNS)}
     row[col["dealer"]] = dealer
-    row[col["redeals"]] = t[rules.T_REDEALS]
+    row[col["redeals"]] = t.redeals
     row[col["first_leader"]] = res.first_leader
     row[col["broken_trick"]] = res.broken_trick
     for s in range(4):

@@ -1,6 +1,8 @@
 """Readable traces of one record: hands, bids, exchange, all 13 tricks, the score."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from simcards.core.cards import cards_of, format_card
@@ -28,34 +30,80 @@ def bid_text(bid: int, blind: int) -> str:
     return str(bid)
 
 
-def format_hand_trace(trace_row, rec_row) -> str:
-    """One traced hand as text (``trace_row``: ``rules.T_*`` layout; ``rec_row``: deal columns)."""
-    t = [int(x) for x in trace_row]
+@dataclass
+class TracedHand:
+    """One hand as the kernel's trace events tell it (``rules.EVENTS``)."""
+
+    dealer: int
+    redeals: int
+    hands_before: int  # hands already played in the game
+    scores: list  # per team, before the hand
+    bags: list  # per team, before the hand
+    hands: list = field(default_factory=lambda: [0] * 4)  # masks as dealt (before the exchange)
+    bids: list = field(default_factory=lambda: [-1] * 4)
+    blinds: list = field(default_factory=lambda: [0] * 4)
+    given: list = field(default_factory=lambda: [0] * 4)  # cards each seat passed
+    exchange: list = field(default_factory=lambda: [0, 0])  # cards passed each way per team
+    first_leader: int = -1
+    plays: list = field(default_factory=list)  # cards in play order
+    leaders: list = field(default_factory=list)  # per trick
+    winners: list = field(default_factory=list)  # per trick
+
+
+def traced_hands(events) -> list[TracedHand]:
+    """Group a record's trace events into its hands (the one replay reader of Spades)."""
+    hands: list[TracedHand] = []
+    for ev in events:
+        if ev.kind == "hand":
+            hands.append(TracedHand(ev.dealer, ev.redeals, ev.hands_before, [0, 0], [0, 0]))
+            continue
+        h = hands[-1]
+        if ev.kind == "scores":
+            h.scores, h.bags = [ev.score0, ev.score1], [ev.bags0, ev.bags1]
+        elif ev.kind == "dealt":
+            h.hands[ev.seat] = ev.hand
+        elif ev.kind == "bid":
+            h.bids[ev.seat], h.blinds[ev.seat] = ev.bid, ev.blind
+        elif ev.kind == "give":
+            h.given[ev.seat] = ev.cards
+        elif ev.kind == "exchange":
+            h.exchange = [ev.count0, ev.count1]
+        elif ev.kind == "lead":
+            h.first_leader = ev.seat
+        elif ev.kind == "play":
+            h.plays.append(ev.card)
+        elif ev.kind == "trick":
+            h.leaders.append(ev.leader)
+            h.winners.append(ev.winner)
+    return hands
+
+
+def format_hand_trace(t: TracedHand, rec_row) -> str:
+    """One traced hand as text (``rec_row``: its deal columns)."""
     r = {name: int(v) for (name, _), v in zip(rules.DEAL_COLUMNS, rec_row)}
-    dealer = t[rules.T_DEALER]
+    dealer = t.dealer
     lines = [f"Dealer: {SEAT_NAMES[dealer]} ({dealer})"
-             + (f"   redeals: {t[rules.T_REDEALS]}" if t[rules.T_REDEALS] else "")
-             + f"   scores before: NS {t[rules.T_SCORE_BEFORE]} ({t[rules.T_BAGS_BEFORE]} bags),"
-             f" EW {t[rules.T_SCORE_BEFORE + 1]} ({t[rules.T_BAGS_BEFORE + 1]} bags)"]
+             + (f"   redeals: {t.redeals}" if t.redeals else "")
+             + f"   scores before: NS {t.scores[0]} ({t.bags[0]} bags),"
+             f" EW {t.scores[1]} ({t.bags[1]} bags)"]
     lines.append("Hands as dealt:")
     for s in range(4):
-        lines.append(f"  {SEAT_NAMES[s]:5} {hand_text(t[rules.T_HANDS + s])}")
+        lines.append(f"  {SEAT_NAMES[s]:5} {hand_text(t.hands[s])}")
     order = [(dealer + 1 + i) % 4 for i in range(4)]
-    lines.append("Bids: " + ", ".join(
-        f"{SEAT_NAMES[s]} {bid_text(t[rules.T_BID + s], t[rules.T_BLIND + s])}" for s in order))
+    lines.append("Bids: " + ", ".join(f"{SEAT_NAMES[s]} {bid_text(t.bids[s], t.blinds[s])}" for s in order))
     for team in range(2):
-        k = t[rules.T_EXCH + team]
+        k = t.exchange[team]
         if k:
             a, b = team, team + 2
             lines.append(f"Exchange {TEAM_NAMES[team]} ({k} cards): "
-                         f"{SEAT_NAMES[a]} gives {' '.join(format_card(c) for c in cards_of(t[rules.T_GIVE + a]))}, "
-                         f"{SEAT_NAMES[b]} gives {' '.join(format_card(c) for c in cards_of(t[rules.T_GIVE + b]))}")
+                         f"{SEAT_NAMES[a]} gives {' '.join(format_card(c) for c in cards_of(t.given[a]))}, "
+                         f"{SEAT_NAMES[b]} gives {' '.join(format_card(c) for c in cards_of(t.given[b]))}")
     lines.append("Tricks:")
     for k in range(13):
-        leader = t[rules.T_LEADERS + k]
-        cards = t[rules.T_PLAYS + 4 * k: rules.T_PLAYS + 4 * k + 4]
+        leader = t.leaders[k]
+        cards = t.plays[4 * k: 4 * k + 4]
         played = "  ".join(f"{SEAT_NAMES[(leader + i) % 4][0]} {format_card(c)}" for i, c in enumerate(cards))
-        lines.append(f"  {k + 1:2}. {played:32} won by {SEAT_NAMES[t[rules.T_WINNERS + k]]}")
+        lines.append(f"  {k + 1:2}. {played:32} won by {SEAT_NAMES[t.winners[k]]}")
     lines.append("Tricks won: " + ", ".join(f"{SEAT_NAMES[s]} {r[f'tricks{s}']}" for s in range(4)))
     for team in range(2):
         made = {1: "made", 0: "set", -1: "no contract"}[r[f"made{team}"]]
@@ -70,21 +118,19 @@ def format_hand_trace(trace_row, rec_row) -> str:
 
 
 def trace_record(unit: str, variant, table, seed: int, index: int):
-    """(record row, list of (trace row, deal row) per hand) of record ``index``."""
+    """(record row, list of (traced hand, deal row) per hand) of record ``index``."""
+    out, events = run_kernel(unit, variant, table, seed, index, 1, trace=True)
+    hands = traced_hands(events)
     if unit != "game":
-        out, trace = run_kernel(unit, variant, table, seed, index, 1, trace_rows=1)
-        return out[0], [(trace[0], out[0])]
-    rows = variant.max_hands * variant.match_wins
-    out, trace = run_kernel("game", variant, table, seed, index, 1, trace_rows=rows)
-    hands = int(out[0][rules.G_HANDS])
-    return out[0], [(trace[h], deal_row_from_trace(variant, trace[h])) for h in range(min(hands, rows))]
+        return out[0], [(hands[0], out[0])]
+    return out[0], [(h, deal_row_from_trace(variant, h)) for h in hands]
 
 
-def deal_row_from_trace(variant, trace_row) -> np.ndarray:
+def deal_row_from_trace(variant, hand: TracedHand) -> np.ndarray:
     """Recompute the deal columns of a traced hand with the referee (for game replays)."""
     from simcards.games.spades.referee import check_trace
 
-    return check_trace(variant, trace_row)
+    return check_trace(variant, hand)
 
 
 def replay(unit: str, variant, table, seed: int, index: int) -> str:
@@ -95,10 +141,10 @@ def replay(unit: str, variant, table, seed: int, index: int) -> str:
     if variant.changed():
         head += "  (" + ", ".join(f"{k}={v}" for k, v in variant.changed().items()) + ")"
     blocks = [head]
-    for h, (trace_row, deal_row) in enumerate(hands):
+    for h, (hand, deal_row) in enumerate(hands):
         if unit == "game":
             blocks.append(f"\n=== Hand {h + 1} ===")
-        blocks.append(format_hand_trace(trace_row, deal_row))
+        blocks.append(format_hand_trace(hand, deal_row))
     if unit == "game":
         r = {name: int(v) for (name, _), v in zip(rules.GAME_COLUMNS, record)}
         who = {0: "NS win", 1: "EW win", -1: "unfinished (max_hands)"}[r["winner"]]

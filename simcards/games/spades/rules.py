@@ -8,25 +8,37 @@ depend on chunking and changing one seat's policy leaves the others' draws alone
 
 Hands are ``uint64`` masks. The kernel keeps the public state directly in the policy
 state view (``policies.V_*``) and writes one record row per hand (``DEAL_COLUMNS``);
-with ``trace_on`` it also writes every move to a trace row (``T_*``) that
-``replay.py`` formats and ``referee.py`` re-checks. No pandas here.
+given a trace buffer it also emits every move as a named event (``EVENTS``, core/trace.py)
+that ``replay.py`` formats and ``referee.py`` re-checks. The kernels take their arguments
+bundled: :class:`Table` (the packed variant), :class:`Seats` (the policies) and
+:class:`Work` (scratch and running scores). No pandas here.
 """
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
+from simcards.core.jit import helper, inline, kernel
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained, deal_known
 from simcards.core.errors import IllegalAnswer
+from simcards.core.trace import NO_TRACE, TraceEvents, emit, tracing
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.variant import NULL
 from simcards.core.tricks import spades_legal
+from simcards.games.spades.variant import SpadesVariant
 from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
     V_NPLAYED, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
     V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
 )
+
+# enum parameters as named constants (their packed values)
+BAG_MODE, BAG_OVERFLOW, EXCHANGE_ORDER, FAILED_NIL_TRICKS, FIRST_LEAD, MISDEAL_CONDITION = (
+    SpadesVariant.choice_enum(name) for name in
+    ("bag_mode", "bag_overflow", "exchange_order", "failed_nil_tricks", "first_lead", "misdeal_condition"))
 
 # ---------------------------------------------------------------- record layouts
 
@@ -87,20 +99,25 @@ G_CONTRACTS, G_SETS, G_NILB, G_NILM = _G["contracts0"], _G["sets0"], _G["nil_bid
 G_BNB, G_BNM, G_TIES, G_BOTH, G_REDEALS = _G["bn_bids0"], _G["bn_made0"], _G["tie_hands"], _G["both_over"], _G["redeals"]
 N_GAME_COLS = len(GAME_COLUMNS)
 
-# trace row of one hand
-T_DEALER, T_REDEALS, T_FIRST_LEADER = 0, 1, 2
-T_HANDS = 3  # 4 dealt hands (before the exchange)
-T_BID = 7  # 4
-T_BLIND = 11  # 4
-T_GIVE = 15  # 4: cards each seat passed in the exchange
-T_EXCH = 19  # 2: count per team
-T_PLAYS = 21  # 52 cards in play order
-T_LEADERS = 73  # 13
-T_WINNERS = 86  # 13
-T_SCORE_BEFORE = 99  # 2
-T_BAGS_BEFORE = 101  # 2
-T_HANDS_BEFORE = 103  # hands already played in the game
-TRACE_LEN = 104
+# trace events of one hand, in this order (core/trace.py; replay.py reads them)
+EVENTS = TraceEvents(
+    "spades",
+    hand=("dealer", "redeals", "hands_before"),
+    scores=("score0", "score1", "bags0", "bags1"),  # before the hand
+    dealt=("seat", "hand"),  # the hand as dealt (before the exchange)
+    bid=("seat", "bid", "blind"),
+    give=("seat", "cards"),  # cards the seat passed in the exchange
+    exchange=("count0", "count1"),  # cards passed each way per team
+    lead=("seat",),  # first leader
+    play=("seat", "card"),
+    trick=("trick", "leader", "winner"),
+)
+EVENTS.export(globals())
+
+# kernel arguments, bundled
+Table = namedtuple("Table", ("params", "deck", "suit_masks", "fixed"))  # the variant, packed (fixed: known cards)
+Seats = namedtuple("Seats", ("blind", "bid", "exchange", "play", "misdeal"))  # per decision: a function per seat
+Work = namedtuple("Work", ("deal_rng", "rngs", "policy_view", "hands", "given", "buf", "scores", "bags"))  # per chunk
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
 E_BID, E_PLAY, E_EXCHANGE, E_REDEALS, E_ACCEPT, E_PRIOR, E_REPLAY = 1, 2, 3, 4, 5, 6, 7
@@ -135,7 +152,7 @@ def deck_setup(params):
     return deck, masks
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def deal_hands(deck, fixed, dealer, state, hands, buf):
     """Deal 13 cards to each seat: ``fixed[s]`` (known cards, may be 0) plus random ones.
 
@@ -155,14 +172,14 @@ def deal_hands(deck, fixed, dealer, state, hands, buf):
         hands[(dealer + 1 + j) & 3] |= bit(buf[j])
 
 
-@nb.njit(nb.boolean(nb.uint64, nb.int64, nb.uint64), cache=True)
+@helper(nb.boolean(nb.uint64, nb.int64, nb.uint64))
 def deficient(hand, condition, trumps):
     """Whether ``hand`` qualifies for a redeal under ``misdeal_condition`` (index)."""
-    if condition == 1:
+    if condition == MISDEAL_CONDITION.NO_SPADES:
         return (hand & trumps) == 0
-    if condition == 2:
+    if condition == MISDEAL_CONDITION.AT_MOST_ONE_SPADE:
         return popcount(hand & trumps) <= 1
-    if condition == 3:
+    if condition == MISDEAL_CONDITION.NO_FACE_CARDS:
         return (hand & _FACES) == 0
     return False
 
@@ -170,7 +187,7 @@ def deficient(hand, condition, trumps):
 # ---------------------------------------------------------------- bidding
 
 
-@nb.njit(cache=True)
+@helper
 def legal_bids(params, bids, scores, seat, dealer, looked):
     """Legal-bid mask of ``seat`` now (bit b = bid b, bit 0 = Nil, BN_BIT = Blind Nil).
 
@@ -216,7 +233,7 @@ def legal_bids(params, bids, scores, seat, dealer, looked):
 # ---------------------------------------------------------------- scoring
 
 
-@nb.njit(cache=True)
+@helper
 def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
     """Rules 5.1 for one team. Returns (delta, bags_after, new_bags, penalties, contract, made).
 
@@ -242,8 +259,8 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
         else:
             C += b
             W += t
-    mode = p.failed_nil_tricks  # 0 bags, 1 partner, 2 ignored
-    if mode == 1 and C > 0:
+    mode = p.failed_nil_tricks
+    if mode == FAILED_NIL_TRICKS.PARTNER and C > 0:
         W += failed
     contract_points = 0
     over = 0
@@ -258,7 +275,7 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
         else:
             contract_points = -10 * C * set_mult
             made = 0
-    nil_bags = failed if (mode == 0 or (mode == 1 and C == 0)) else 0
+    nil_bags = failed if (mode == FAILED_NIL_TRICKS.BAGS or (mode == FAILED_NIL_TRICKS.PARTNER and C == 0)) else 0
     new_bags = over + nil_bags
     bag_points = p.bag_point_value * new_bags
     boston = 0
@@ -267,9 +284,9 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
     penalty = 0
     penalties = 0
     G = bags
-    if p.bag_mode == 0:  # accumulate
+    if p.bag_mode == BAG_MODE.ACCUMULATE:
         G += new_bags
-        if p.bag_overflow == 0:  # carry
+        if p.bag_overflow == BAG_OVERFLOW.CARRY:
             while G >= p.bag_limit:
                 penalty += p.bag_limit_penalty
                 penalties += 1
@@ -278,7 +295,7 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
             penalty += p.bag_limit_penalty
             penalties = 1
             G = 0
-    elif p.bag_mode == 1:  # per_bag
+    elif p.bag_mode == BAG_MODE.PER_BAG:
         penalty = p.per_bag_penalty * new_bags
         penalties = new_bags
     else:
@@ -287,7 +304,7 @@ def score_team(params, bid_p, blind_p, t_p, bid_q, blind_q, t_q, bags):
     return delta, G, new_bags, penalties, C, made
 
 
-@nb.njit(cache=True)
+@helper
 def _terminal(params, s0, s1):
     """Rules 5.8 end condition (before looking at ties)."""
     p = params[0]
@@ -296,7 +313,7 @@ def _terminal(params, s0, s1):
     return p.losing_score != NULL and min(s0, s1) <= p.losing_score
 
 
-@nb.njit(cache=True)
+@helper
 def game_over(params, s0, s1):
     """Rules 5.8: -1 = play on, else the winning team."""
     if _terminal(params, s0, s1) and s0 != s1:
@@ -304,7 +321,7 @@ def game_over(params, s0, s1):
     return -1
 
 
-@nb.njit(cache=True)
+@helper
 def terminal_tie(params, s0, s1):
     """Whether the end condition holds but the scores are tied (another hand follows)."""
     return _terminal(params, s0, s1) and s0 == s1
@@ -313,8 +330,8 @@ def terminal_tie(params, s0, s1):
 # ---------------------------------------------------------------- one hand
 
 
-@nb.njit(cache=True)
-def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
+@helper
+def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received):
     """Ask ``seat`` which ``count`` cards of ``hand`` it passes; check the answer."""
     view[V_SEAT] = seat
     view[V_HAND] = np.int64(hand)
@@ -330,31 +347,20 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received, err):
     return give
 
 
-@nb.njit(cache=True, nogil=True)
-def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-              scores, bags, hands_before, fblind, fbid, fexch, fplay, fmis, rec, trace, trace_on, err,
-              forced, do_deal):
-    """Deal, bid, exchange, play 13 tricks and score one hand.
-
-    Updates ``scores`` and ``bags`` (per team) in place and writes the hand's record
-    row ``rec`` (``DEAL_COLUMNS``) and, when ``trace_on``, the trace row ``trace``.
-    ``forced[s] >= 0`` makes seat ``s`` bid that value without asking its policy
-    (``BN_BIT`` = Blind Nil); ``forced[s] == BID_STOP`` returns as soon as it is seat
-    ``s``'s turn to bid (``rec`` then holds the earlier bids); with ``do_deal`` false
-    ``hands`` already holds the deal (hand odds: the same deal for every option, no
-    misdeal check).
-    """
-    p = params[0]
+@helper
+def _deal_phase(tab, seats, w, dealer, hands_before, err):
+    """Deal, with deficient-hand redeals (same dealer, fresh shuffle). Returns (redeals,
+    bit mask of the seats that looked at their hands to decide)."""
+    p = tab.params[0]
+    suit_masks, hands, view, rngs = tab.suit_masks, w.hands, w.policy_view, w.rngs
     trumps = suit_masks[3]
     deck_mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
-
-    # ---- deal, with deficient-hand redeals (same dealer, fresh shuffle)
     redeals = 0
     looked = 0
-    while do_deal:
-        deal_hands(deck, fixed, dealer, deal_rng, hands, buf)
+    while True:
+        deal_hands(tab.deck, tab.fixed, dealer, w.deal_rng, hands, w.buf)
         looked = 0
-        if p.misdeal_condition == 0:
+        if p.misdeal_condition == MISDEAL_CONDITION.NONE:
             break
         redeal = False
         for i in range(4):
@@ -364,10 +370,10 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
                     redeal = True
                     break
                 looked |= 1 << s
-                _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+                _reset_view(view, tab.params, deck_mask, suit_masks, dealer, w.scores, w.bags, hands_before)
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hands[s])
-                call = fmis[s](view, rngs[s])
+                call = seats.misdeal[s](view, rngs[s])
                 if call != 0 and call != 1:
                     raise IllegalAnswer(DEC_MISDEAL, s, call)
                 if call == 1:
@@ -379,21 +385,14 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         if redeals > MAX_REDEALS:
             err[0] = E_REDEALS
             raise ValueError("spades: too many redeals")
+    return redeals, looked
 
-    if trace_on:
-        trace[T_DEALER] = dealer
-        trace[T_REDEALS] = redeals
-        for s in range(4):
-            trace[T_HANDS + s] = np.int64(hands[s])
-            trace[T_GIVE + s] = 0
-        trace[T_SCORE_BEFORE] = scores[0]
-        trace[T_SCORE_BEFORE + 1] = scores[1]
-        trace[T_BAGS_BEFORE] = bags[0]
-        trace[T_BAGS_BEFORE + 1] = bags[1]
-        trace[T_HANDS_BEFORE] = hands_before
 
-    # ---- bidding (the record row holds the authoritative bids; the view is the policies' copy)
-    _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+@helper
+def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
+    """Bidding from the dealer's left into ``rec`` (the authoritative bids; the view is the
+    policies' copy). Returns False when ``forced`` stopped it (``BID_STOP``)."""
+    view, rngs, hands, scores = w.policy_view, w.rngs, w.hands, w.scores
     bids = rec[D_BID:D_BID + 4]
     blinds = rec[D_BLIND:D_BLIND + 4]
     for s in range(4):
@@ -402,8 +401,8 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
     for i in range(4):
         s = (dealer + 1 + i) & 3
         if forced[s] == BID_STOP:  # hand odds: only the bids before this seat were wanted
-            return
-        legal = legal_bids(params, bids, scores, s, dealer, (looked >> s) & 1)
+            return False
+        legal = legal_bids(tab.params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
         blind = 0
         if forced[s] >= 0:
@@ -412,7 +411,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         elif legal & bit(BN_BIT):
             view[V_HAND] = 0
             view[V_LEGAL] = np.int64(legal)
-            blind = fblind[s](view, rngs[s])
+            blind = seats.blind[s](view, rngs[s])
             if blind != 0 and blind != 1:
                 raise IllegalAnswer(DEC_BLIND, s, blind)
         if forced[s] >= 0:
@@ -423,18 +422,25 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             legal &= ~bit(BN_BIT)
             view[V_HAND] = np.int64(hands[s])
             view[V_LEGAL] = np.int64(legal)
-            b = fbid[s](view, rngs[s])
+            b = seats.bid[s](view, rngs[s])
             if b < 0 or b > 13 or not (legal >> np.uint64(b)) & _ONE:
                 raise IllegalAnswer(DEC_BID, s, b)
         bids[s] = b
         blinds[s] = blind
         view[V_BID + s] = b
         view[V_BLIND + s] = blind
-        if trace_on:
-            trace[T_BID + s] = b
-            trace[T_BLIND + s] = blind
+        emit(trace, EV_BID, s, b, blind, 0, 0)
+    return True
 
-    # ---- card exchange inside each team (NS first)
+
+@helper
+def _exchange_phase(tab, seats, w, rec, trace):
+    """Card exchange inside each team with one Nil/BN bidder (NS first)."""
+    p = tab.params[0]
+    view, rngs, hands, given = w.policy_view, w.rngs, w.hands, w.given
+    bids = rec[D_BID:D_BID + 4]
+    blinds = rec[D_BLIND:D_BLIND + 4]
+    fexch = seats.exchange
     for s in range(4):
         given[s] = np.uint64(0)
     for team in range(2):
@@ -451,58 +457,46 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             continue
         pz = z ^ 2
         zero = np.uint64(0)
-        if p.exchange_order == 0:  # simultaneous
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero, err)
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero, err)
+        if p.exchange_order == EXCHANGE_ORDER.SIMULTANEOUS:
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero)
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero)
             hands[z] = (hands[z] & ~gz) | gp
             hands[pz] = (hands[pz] & ~gp) | gz
-        elif p.exchange_order == 1:  # nil_first
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero, err)
+        elif p.exchange_order == EXCHANGE_ORDER.NIL_FIRST:
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero)
             hands[z] &= ~gz
             hands[pz] |= gz
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, gz, err)
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, gz)
             hands[pz] &= ~gp
             hands[z] |= gp
         else:  # partner_first
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero, err)
+            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero)
             hands[pz] &= ~gp
             hands[z] |= gp
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, gp, err)
+            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, gp)
             hands[z] &= ~gz
             hands[pz] |= gz
         given[z] = gz
         given[pz] = gp
-        if trace_on:
-            trace[T_GIVE + z] = np.int64(gz)
-            trace[T_GIVE + pz] = np.int64(gp)
-    if trace_on:
-        trace[T_EXCH] = rec[D_EXCH]
-        trace[T_EXCH + 1] = rec[D_EXCH + 1]
+        emit(trace, EV_GIVE, z, np.int64(gz), 0, 0, 0)
+        emit(trace, EV_GIVE, pz, np.int64(gp), 0, 0, 0)
+    emit(trace, EV_EXCHANGE, rec[D_EXCH], rec[D_EXCH + 1], 0, 0, 0)
 
-    # ---- first leader (4.1)
-    forced = -1
-    leader = (dealer + 1) & 3
-    if p.first_lead == 1:  # lowest_club
-        club = lowest_card(deck_mask & suit_masks[0])
-        for s in range(4):
-            if hands[s] & bit(club):
-                leader = s
-        if p.first_lead_card_forced == 1:
-            forced = club
-    rec[D_DEALER] = dealer
-    rec[D_REDEALS] = redeals
-    rec[D_LEADER] = leader
-    if trace_on:
-        trace[T_FIRST_LEADER] = leader
 
-    # ---- play 13 tricks
+@helper
+def _play_phase(tab, seats, w, leader, forced, rec, trace):
+    """Play 13 tricks from ``leader`` (``forced``: the card trick 1 must be led, or -1);
+    tricks per seat into ``rec``, and the trick in which spades were broken."""
+    p = tab.params[0]
+    suit_masks, view, rngs, hands, given = tab.suit_masks, w.policy_view, w.rngs, w.hands, w.given
+    fplay = seats.play
+    trumps = suit_masks[3]
     broken = False
     broken_trick = 0
     played = np.uint64(0)
     tricks = rec[D_TRICKS:D_TRICKS + 4]
     for s in range(4):
         tricks[s] = 0
-    n_moves = 0
     for trick in range(13):
         view[V_TRICK] = trick
         view[V_LEADER] = leader
@@ -536,9 +530,7 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             cb = bit(c)
             hands[s] = hand & ~cb
             played |= cb
-            if trace_on:
-                trace[T_PLAYS + n_moves] = c
-            n_moves += 1
+            emit(trace, EV_PLAY, s, c, 0, 0, 0)
             if cb & trumps and not broken:
                 broken = True
                 broken_trick = trick + 1
@@ -560,13 +552,17 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
             view[V_BROKEN] = 1 if broken else 0
         tricks[best_seat] += 1
         view[V_TRICKS + best_seat] += 1
-        if trace_on:
-            trace[T_LEADERS + trick] = leader
-            trace[T_WINNERS + trick] = best_seat
+        emit(trace, EV_TRICK, trick, leader, best_seat, 0, 0)
         leader = best_seat
-    rec[D_BROKEN] = broken_trick
+    return broken_trick
 
-    # ---- score
+
+@helper
+def _score_phase(params, rec, scores, bags):
+    """Score both teams (rules 5) into ``rec``; updates ``scores`` and ``bags``."""
+    bids = rec[D_BID:D_BID + 4]
+    blinds = rec[D_BLIND:D_BLIND + 4]
+    tricks = rec[D_TRICKS:D_TRICKS + 4]
     for team in range(2):
         a = team
         q = team + 2
@@ -587,7 +583,56 @@ def play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, give
         rec[D_NIL + s] = -1 if bids[s] != 0 else (1 if tricks[s] == 0 else 0)
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64), cache=True, inline="always")
+@helper
+def play_hand(tab, seats, w, dealer, hands_before, rec, trace, err, forced, do_deal):
+    """Deal, bid, exchange, play 13 tricks and score one hand.
+
+    ``tab``: the variant (:class:`Table`); ``seats``: the policies (:class:`Seats`); ``w``:
+    the scratch and running state (:class:`Work`), whose ``scores`` and ``bags`` (per team)
+    are updated in place. Writes the hand's record row ``rec`` (``DEAL_COLUMNS``) and its
+    events into ``trace`` (``EVENTS``; ``NO_TRACE`` when not tracing).
+    ``forced[s] >= 0`` makes seat ``s`` bid that value without asking its policy
+    (``BN_BIT`` = Blind Nil); ``forced[s] == BID_STOP`` returns as soon as it is seat
+    ``s``'s turn to bid (``rec`` then holds the earlier bids); with ``do_deal`` false
+    ``w.hands`` already holds the deal (hand odds: the same deal for every option, no
+    misdeal check).
+    """
+    p = tab.params[0]
+    suit_masks, hands, scores, bags = tab.suit_masks, w.hands, w.scores, w.bags
+    deck_mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
+    redeals = 0
+    looked = 0
+    if do_deal:
+        redeals, looked = _deal_phase(tab, seats, w, dealer, hands_before, err)
+    if tracing(trace):
+        emit(trace, EV_HAND, dealer, redeals, hands_before, 0, 0)
+        emit(trace, EV_SCORES, scores[0], scores[1], bags[0], bags[1], 0)
+        for s in range(4):
+            emit(trace, EV_DEALT, s, np.int64(hands[s]), 0, 0, 0)
+    _reset_view(w.policy_view, tab.params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+    if not _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
+        return
+    _exchange_phase(tab, seats, w, rec, trace)
+
+    # first leader (4.1)
+    lead_card = -1
+    leader = (dealer + 1) & 3
+    if p.first_lead == FIRST_LEAD.LOWEST_CLUB:
+        club = lowest_card(deck_mask & suit_masks[0])
+        for s in range(4):
+            if hands[s] & bit(club):
+                leader = s
+        if p.first_lead_card_forced == 1:
+            lead_card = club
+    rec[D_DEALER] = dealer
+    rec[D_REDEALS] = redeals
+    rec[D_LEADER] = leader
+    emit(trace, EV_LEAD, leader, 0, 0, 0, 0)
+    rec[D_BROKEN] = _play_phase(tab, seats, w, leader, lead_card, rec, trace)
+    _score_phase(tab.params, rec, scores, bags)
+
+
+@inline(nb.boolean(nb.int64, nb.int64))
 def _beats(c, best):
     """``card_beats`` for this deck: the effective suit is min(card // 13, 3) (jokers 52, 54)."""
     sc = min(c // 13, 3)
@@ -597,7 +642,7 @@ def _beats(c, best):
     return sc == 3
 
 
-@nb.njit(cache=True)
+@helper
 def _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands_before):
     p = params[0]
     for i in range(VIEW_LEN):
@@ -625,14 +670,14 @@ def _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands
 # ---------------------------------------------------------------- record loops
 
 
-@nb.njit(cache=True)
+@helper
 def _start_record(seed, index, deal_rng, rngs):
     deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(0))
     for s in range(4):
         rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1 + s))
 
 
-@nb.njit(cache=True)
+@helper
 def _scratch():
     """Per-chunk arrays: deal stream, seat streams, view, hands, exchange cards, deal
     buffer, scores, bags, one hand's record, forced bids (none)."""
@@ -642,64 +687,66 @@ def _scratch():
             np.full(4, -1, np.int64))
 
 
-@nb.njit(cache=True, nogil=True)
-def simulate_deals(params, deck, suit_masks, fixed, seed, start, count,
-                   fblind, fbid, fexch, fplay, fmis, out, trace, trace_on, err):
+@inline
+def _work(owners):
+    """The :class:`Work` bundle over a chunk's scratch arrays (borrowed: no reference counts)."""
+    return Work(borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2]), borrowed(owners[3]),
+                borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6]), borrowed(owners[7]))
+
+
+@inline
+def _borrowed_table(tab):
+    return Table(borrowed(tab.params), borrowed(tab.deck), borrowed(tab.suit_masks), borrowed(tab.fixed))
+
+
+@helper
+def _new_game(w):
+    for t in range(2):
+        w.scores[t] = 0
+        w.bags[t] = 0
+
+
+@kernel
+def simulate_deals(tab, seats, seed, start, count, out, trace, err):
     """Unit ``deal``: records ``start .. start+count-1``, one hand each from 0-0."""
-    p = params[0]
+    p = tab.params[0]
     owners = _scratch()
-    deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
-    hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
-    scores, bags, free = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[9])
-    params, deck, suit_masks, fixed = borrowed(params), borrowed(deck), borrowed(suit_masks), borrowed(fixed)
+    w = _work(owners)
+    free = borrowed(owners[9])
+    tab = _borrowed_table(tab)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
-        _start_record(seed, start + i, deal_rng, rngs)
-        dealer = p.first_dealer if p.first_dealer >= 0 else below(deal_rng, 4)
-        scores[0] = 0
-        scores[1] = 0
-        bags[0] = 0
-        bags[1] = 0
-        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                  scores, bags, 0, fblind, fbid, fexch, fplay, fmis, out[i], trace[0], trace_on, err,
-                  free, True)
+        _start_record(seed, start + i, w.deal_rng, w.rngs)
+        dealer = p.first_dealer if p.first_dealer >= 0 else below(w.deal_rng, 4)
+        _new_game(w)
+        play_hand(tab, seats, w, dealer, 0, out[i], trace, err, free, True)
     keep_alive(owners)
 
 
-@nb.njit(cache=True, nogil=True)
-def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
-                   fblind, fbid, fexch, fplay, fmis, out, trace, trace_on, err):
-    """Unit ``game``: each record plays games until a team has ``match_wins`` of them.
-
-    With ``trace_on`` (count 1) hand ``h`` of the record is traced into ``trace[h]``
-    while rows last.
-    """
-    p = params[0]
+@kernel
+def simulate_games(tab, seats, seed, start, count, out, trace, err):
+    """Unit ``game``: each record plays games until a team has ``match_wins`` of them
+    (``trace``: the events of every hand, for a count of 1)."""
+    p = tab.params[0]
     owners = _scratch()
-    deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
-    hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
-    scores, bags, rec = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[8])
-    free = borrowed(owners[9])
-    params, deck, suit_masks, fixed = borrowed(params), borrowed(deck), borrowed(suit_masks), borrowed(fixed)
+    w = _work(owners)
+    rec, free = borrowed(owners[8]), borrowed(owners[9])
+    tab = _borrowed_table(tab)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
-        _start_record(seed, start + i, deal_rng, rngs)
+        _start_record(seed, start + i, w.deal_rng, w.rngs)
         row = out[i]
         for j in range(N_GAME_COLS):
             row[j] = 0
-        dealer = p.first_dealer if p.first_dealer >= 0 else below(deal_rng, 4)
+        dealer = p.first_dealer if p.first_dealer >= 0 else below(w.deal_rng, 4)
         row[G_FIRST] = dealer
         winner = -1
         total_hands = 0
         while True:  # games of the match
-            scores[0] = 0
-            scores[1] = 0
-            bags[0] = 0
-            bags[1] = 0
+            _new_game(w)
             row[G_GAMES] += 1
-            game_winner, dealer, total_hands = play_game(
-                params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer, scores, bags,
-                0, total_hands, fblind, fbid, fexch, fplay, fmis, rec, row, trace, trace_on, err, free)
+            game_winner, dealer, total_hands = play_game(tab, seats, w, dealer, 0, total_hands, rec, row,
+                                                         trace, err, free)
             if game_winner < 0:
                 winner = -1
                 break
@@ -710,40 +757,36 @@ def simulate_games(params, deck, suit_masks, fixed, seed, start, count,
         row[G_WINNER] = winner
         row[G_HANDS] = total_hands
         for t in range(2):
-            row[G_SCORE + t] = scores[t]
-            row[G_BAGCOUNT + t] = bags[t]
-        row[G_BOTH] = 1 if min(scores[0], scores[1]) >= p.target_score else 0
+            row[G_SCORE + t] = w.scores[t]
+            row[G_BAGCOUNT + t] = w.bags[t]
+        row[G_BOTH] = 1 if min(w.scores[0], w.scores[1]) >= p.target_score else 0
     keep_alive(owners)
 
 
-@nb.njit(cache=True, nogil=True)
-def play_game(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer, scores, bags,
-              hands_in_game, total_hands, fblind, fbid, fexch, fplay, fmis, rec, row, trace, trace_on, err, free):
-    """Play hands from ``scores``/``bags`` until the game ends (docs/games/spades.md, rule 5.8) or ``max_hands``.
+@helper
+def play_game(tab, seats, w, dealer, hands_in_game, total_hands, rec, row, trace, err, free):
+    """Play hands from ``w.scores``/``w.bags`` until the game ends (docs/games/spades.md, rule 5.8) or ``max_hands``.
 
     ``hands_in_game`` hands of this game were played before; each new hand is added to
-    ``row`` (``GAME_COLUMNS`` tallies) and, with ``trace_on``, traced into
-    ``trace[total_hands]`` while rows last. Returns (winning team or -1 if unfinished,
-    next dealer, ``total_hands`` after the game).
+    ``row`` (``GAME_COLUMNS`` tallies) and its events to ``trace``. Returns (winning team
+    or -1 if unfinished, next dealer, ``total_hands`` after the game).
     """
-    p = params[0]
+    p = tab.params[0]
+    scores = w.scores
     while True:
-        trow = trace[total_hands] if (trace_on and total_hands < trace.shape[0]) else trace[0]
-        play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                  scores, bags, hands_in_game, fblind, fbid, fexch, fplay, fmis, rec, trow,
-                  trace_on and total_hands < trace.shape[0], err, free, True)
+        play_hand(tab, seats, w, dealer, hands_in_game, rec, trace, err, free, True)
         hands_in_game += 1
         total_hands += 1
         _accumulate(row, rec)
         dealer = (dealer + 1) & 3
-        winner = game_over(params, scores[0], scores[1])
+        winner = game_over(tab.params, scores[0], scores[1])
         if winner >= 0 or hands_in_game >= p.max_hands:
             return winner, dealer, total_hands
-        if terminal_tie(params, scores[0], scores[1]):
+        if terminal_tie(tab.params, scores[0], scores[1]):
             row[G_TIES] += 1
 
 
-@nb.njit(cache=True)
+@helper
 def _accumulate(row, rec):
     row[G_REDEALS] += rec[D_REDEALS]
     for t in range(2):
@@ -772,7 +815,7 @@ FUTURE_STREAM = 5  # play-out of the game: deal stream 5, seat s stream 6 + s (1
 TRY_STREAMS = 5  # earlier-bid check, try t >= 1: seat s streams FUTURE_STREAM + 5t + 1 + s
 
 
-@nb.njit(cache=True)
+@helper
 def _start_streams(seed, index, first, deal_rng, rngs):
     """Deal stream ``first`` and seat streams ``first + 1 + s`` of record ``index``."""
     deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first))
@@ -780,17 +823,16 @@ def _start_streams(seed, index, first, deal_rng, rngs):
         rngs[s, 0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(first + 1 + s))
 
 
-@nb.njit(cache=True)
+@helper
 def _try_streams(tries):
     """First stream (see :func:`_start_streams`) of the earlier-bid check's try ``tries``:
     the record's own streams for try 0, then fresh ones after ``FUTURE_STREAM``'s."""
     return 0 if tries == 0 else FUTURE_STREAM + TRY_STREAMS * tries
 
 
-@nb.njit(cache=True, nogil=True)
-def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, accept, seat, dealer, prior,
-                         options, scores0, bags0, play_out, seed, start, count,
-                         fblind, fbid, fexch, fplay, fmis, out, err):
+@kernel
+def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, prior,
+                         options, scores0, bags0, play_out, seed, start, count, out, err):
     """Deal ``count`` hands around the known cards and play each bid option on each.
 
     Deal ``i`` is drawn from stream 0 of ``(seed, start + i)`` with the ``fixed`` cards
@@ -812,17 +854,15 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
     -1 not Nil), team points and new bags this hand, and whether the team won the game
     (1/0, -1 unfinished or not played out); then the four dealt hands.
     """
-    p = params[0]
+    p = tab.params[0]
     owners = _scratch()
-    deal_rng, rngs, view = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
-    hands, given, buf = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5])
-    scores, bags, rec = borrowed(owners[6]), borrowed(owners[7]), borrowed(owners[8])
-    forced = borrowed(owners[9])
+    w = _work(owners)
+    deal_rng, rngs, hands, scores, bags = w.deal_rng, w.rngs, w.hands, w.scores, w.bags
+    rec, forced = borrowed(owners[8]), borrowed(owners[9])
     dealt = np.zeros(4, np.uint64)
     spare_rng = np.zeros(1, np.uint64)  # the check restarts the seat streams, not the deal stream
     first = 0  # the accepted try's streams
-    no_cards = np.zeros(4, np.uint64)
-    no_trace = np.zeros((1, TRACE_LEN), np.int64)
+    future = Table(tab.params, tab.deck, tab.suit_masks, np.zeros(4, np.uint64))  # the play-out: no known cards
     sizes = np.full(4, 13, np.int64)
     game_row = np.zeros(N_GAME_COLS, np.int64)
     nf = len(ODDS_FIELDS)
@@ -835,8 +875,8 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
         tries = 0
         while True:
             first = _try_streams(tries)
-            if deal_constrained(deck, fixed, sizes, (dealer + 1) & 3, deal_rng, hands, buf,
-                                min_len, max_len, suit_masks, 10_000) < 0:
+            if deal_constrained(tab.deck, tab.fixed, sizes, (dealer + 1) & 3, deal_rng, hands, w.buf,
+                                min_len, max_len, tab.suit_masks, 10_000) < 0:
                 err[0] = E_REDEALS
                 raise ValueError("spades: no deal satisfies the constraints")
             ok = accept[0](hands)
@@ -852,8 +892,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
                 scores[1] = scores0[1]
                 bags[0] = bags0[0]
                 bags[1] = bags0[1]
-                play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                          scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
+                play_hand(tab, seats, w, dealer, 0, rec, NO_TRACE, err, forced, False)
                 for s in range(4):
                     hands[s] = dealt[s]
                     if prior[s] >= 0 and (rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s])
@@ -879,8 +918,7 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
             scores[1] = scores0[1]
             bags[0] = bags0[0]
             bags[1] = bags0[1]
-            play_hand(params, deck, suit_masks, fixed, deal_rng, rngs, view, hands, given, buf, dealer,
-                      scores, bags, 0, fblind, fbid, fexch, fplay, fmis, rec, rec, False, err, forced, False)
+            play_hand(tab, seats, w, dealer, 0, rec, NO_TRACE, err, forced, False)
             for s in range(4):  # the accepted try saw the same hands, view and seat streams
                 if prior[s] >= 0 and rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s]):
                     err[0] = E_REPLAY
@@ -895,14 +933,12 @@ def simulate_bid_options(params, deck, suit_masks, fixed, min_len, max_len, acce
             out[i, base + 5] = rec[D_BAGS + team]
             win = -1
             if play_out:
-                winner = game_over(params, scores[0], scores[1])
+                winner = game_over(tab.params, scores[0], scores[1])
                 if winner < 0 and p.max_hands > 1:
                     _start_streams(seed, start + i, FUTURE_STREAM, deal_rng, rngs)
                     forced[seat] = -1
-                    winner, _, _ = play_game(params, deck, suit_masks, no_cards, deal_rng, rngs, view, hands,
-                                             given, buf, (dealer + 1) & 3, scores, bags, 1, 0, fblind, fbid,
-                                             fexch, fplay, fmis, rec, game_row, no_trace, False,
-                                             err, forced)
+                    winner, _, _ = play_game(future, seats, w, (dealer + 1) & 3, 1, 0, rec, game_row,
+                                             NO_TRACE, err, forced)
                 if winner >= 0:
                     win = 1 if winner == team else 0
             out[i, base + 6] = win
