@@ -12,15 +12,16 @@ from simcards.app.workflows import run_experiment  # noqa: F401  (part of the AP
 
 
 def shortcut_settings(game: Game, settings: Sequence[str] = (), *, unit: str | None = None,
-                      players: int | None = None, deal_type: str | None = None,
-                      contract: int | None = None) -> list[str]:
+                      shortcuts: Mapping[str, Any] | None = None, **named: Any) -> list[str]:
     """``name=value`` pairs for the CLI shortcuts (``--players 3`` -> ``num_players=3``).
 
+    ``shortcuts`` maps option names (``"players"``, ``"deal-type"``) to values, None for
+    an option not given; keywords (``players=3``, ``deal_type="robber"``) work too.
     Refuses, with one line, a shortcut the game lacks, a shortcut that repeats a ``--set``
-    of the same parameter, and ``--deal-type``/``--contract`` (which pick the deal the
-    ``deal`` unit plays) with another unit, where they would be silently ignored.
+    of the same parameter, and a shortcut to a unit's focus (``--deal-type``/``--contract``
+    pick the deal the ``deal`` unit plays) with another unit, where it would be silently ignored.
     """
-    given = {k: v for k, v in (("players", players), ("deal-type", deal_type), ("contract", contract))
+    given = {k: v for k, v in {**(shortcuts or {}), **{k.replace("_", "-"): v for k, v in named.items()}}.items()
              if v is not None}
     set_names = {item.partition("=")[0].strip() for item in settings}
     pairs = []
@@ -30,9 +31,10 @@ def shortcut_settings(game: Game, settings: Sequence[str] = (), *, unit: str | N
             raise SimcardsError(f"{game.name} has no --{option} option")
         if field in set_names:
             raise SimcardsError(f"--{option} {value} and --set {field}=... both set {field}; give one of them")
-        if option in ("deal-type", "contract") and unit is not None and unit != "deal":
-            raise SimcardsError(f"--{option} picks the deal that --unit deal plays; a {game.name} {unit} "
-                                f"plays every deal, so drop --{option} or use --unit deal")
+        focus = game.shortcut_unit(option)
+        if focus is not None and unit is not None and unit != focus:
+            raise SimcardsError(f"--{option} picks the {focus} that --unit {focus} plays; a {game.name} {unit} "
+                                f"plays every {focus}, so drop --{option} or use --unit {focus}")
         pairs.append(f"{field}={value}")
     return pairs
 

@@ -4,12 +4,14 @@ Every user mistake ends with one line ``error: ...`` and exit status 2.
 """
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
 import click
 
 from simcards.core.errors import SimcardsError
+from simcards.describe import command_options
 
 EPILOG_RUN = """\b
 Examples:
@@ -24,8 +26,90 @@ An interrupted run keeps its finished chunks: rerun the same command to resume.
 Without --out, results go to results/<game>-<unit>-<hash of the experiment>. A progress
 bar (time left) shows on a terminal; --quiet hides it and the summary table."""
 
-COUNT_OPTIONS = ("deals", "games", "tournaments", "baazis", "matches")
-SHORTCUT_OPTIONS = ("players", "deal-type", "contract")  # the options that stand for a --set
+
+# ----- options derived from the registry (no game is named here)
+# Every game's units and shortcuts become options of run, compare, replay and the odds commands:
+# --<plural> N counts a unit's records, replay --<unit> N picks one, a shortcut (--players N) stands
+# for --set num_players=N (Game.shortcuts; simcards.describe.command_options reads them, cached).
+# They are declared when a command first needs its options (to parse or for its --help), so
+# `simcards --help`, `games` and `rules` never read the registry.
+
+@functools.lru_cache(maxsize=None)
+def _registry() -> dict:
+    return command_options()
+
+
+def _dest(option: str) -> str:
+    return option.replace("-", "_")
+
+
+def _registry_options(kw: dict, names, suffix: str = "") -> dict:
+    """Take the values of registry-derived options out of a command's keywords: {option: value}."""
+    return {n: kw.pop(_dest(n) + suffix) for n in names}
+
+
+def _plurals() -> list[str]:
+    return _registry()["plurals"]  # deals, games, ...
+
+
+def _shortcuts(per_unit: bool = True) -> list[str]:
+    """The registry's shortcut options (``per_unit=False``: only those every unit reads)."""
+    return [o for o, s in _registry()["shortcuts"].items() if per_unit or not s["focus"]]
+
+
+def _count_options() -> list[click.Option]:
+    return [click.Option([f"--{c}", _dest(c)], type=int, help=f"Number of {c} (picks that unit).")
+            for c in _plurals()]
+
+
+def _record_options() -> list[click.Option]:
+    return [click.Option([f"--{u}", _dest(u) + "_index"], type=int, help=f"Replay {u} number N (unit {u}).")
+            for u in _registry()["records"]]
+
+
+def _shortcut_options(per_unit: bool = True) -> list[click.Option]:
+    options = []
+    for option in _shortcuts(per_unit):
+        s = _registry()["shortcuts"][option]
+        metavar = "N" if s["kind"] == "int" else "NAME"
+        by_field: dict[str, list[str]] = {}
+        for game, field in s["fields"].items():
+            by_field.setdefault(field, []).append(game)
+        meaning = "; ".join(f"--set {f}={metavar} ({', '.join(g)})" for f, g in by_field.items())
+        focus = sorted(set(s["focus"].values()))
+        where = f" With --unit {', '.join(focus)} only." if focus else ""
+        options.append(click.Option([f"--{option}", _dest(option)], type=int if s["kind"] == "int" else str,
+                                    metavar=metavar, help=f"Same as {meaning}.{where}"))
+    return options
+
+
+class _Later:
+    """Stands in a command's parameter list for options the registry gives (see RegistryCommand)."""
+
+    def __init__(self, make):
+        self.make = make
+
+
+def registry_options(make):
+    """Decorator: the options ``make()`` returns go here in the command's options, declared when needed."""
+    def apply(f):
+        f.__dict__.setdefault("__click_params__", []).append(_Later(make))
+        return f
+    return apply
+
+
+class RegistryCommand(click.Command):
+    """A command some of whose options come from the registry, built on first use of its parameters."""
+
+    @property
+    def params(self):
+        if any(isinstance(p, _Later) for p in self._params):
+            self._params = [q for p in self._params for q in (p.make() if isinstance(p, _Later) else [p])]
+        return self._params
+
+    @params.setter
+    def params(self, value):
+        self._params = list(value)
 
 
 class SimcardsGroup(click.Group):
@@ -68,10 +152,10 @@ def _policies_line(base: str, seat_policy: dict[int, str]) -> str:
     return line + (" but " + ", ".join(others) if others else "")
 
 
-def _shortcut_pairs(game, players, deal_type, contract, settings=(), unit=None) -> list[str]:
+def _shortcut_pairs(game, shortcuts, settings=(), unit=None) -> list[str]:
     from simcards.api import shortcut_settings
 
-    return shortcut_settings(game, settings, unit=unit, players=players, deal_type=deal_type, contract=contract)
+    return shortcut_settings(game, settings, unit=unit, shortcuts=shortcuts)
 
 
 def _show_progress(quiet: bool) -> bool:
@@ -106,6 +190,9 @@ def _print_summary(summary, max_rows: int = 60) -> None:
     _print_table(table, max_rows)
     if len(table) > max_rows:
         click.echo(f"... {len(table) - max_rows} more rows in summary.csv")
+
+
+SimcardsGroup.command_class = RegistryCommand  # every subcommand may take registry options
 
 
 @click.group(cls=SimcardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -173,9 +260,11 @@ def _print_rules(game):
     for name, settings in g.presets.items():
         text = ", ".join(f"{k}={v}" for k, v in settings.items()) or "the defaults"
         click.echo(f"  {name}: {text}")
-    offered = {k: v for k, v in g.shortcuts.items() if k in SHORTCUT_OPTIONS}  # --baazis is a count, not match_baazis
-    if offered:
-        click.echo("\nShortcuts: " + ", ".join(f"--{k} N means --set {v}=N" for k, v in offered.items()))
+    if g.shortcuts:  # each is an option of run, compare and replay (the CLI derives them from the registry)
+        specs = g.variant_type.param_specs()
+        metavars = {k: "N" if specs[v].kind == "int" else "NAME" for k, v in g.shortcuts.items()}
+        click.echo("\nShortcuts: " + ", ".join(f"--{k} {metavars[k]} means --set {v}={metavars[k]}"
+                                               for k, v in g.shortcuts.items()))
     click.echo("\nUnits (--unit NAME, count with --<plural>):")
     for u in g.units:
         click.echo(f"  {u.name} (--{u.plural}): {u.help}")
@@ -205,15 +294,13 @@ def experiment_options(f):
     options = [
         click.option("--unit", help="What one record is (deal, game, ...; see `simcards rules GAME`)."),
         click.option("--count", type=int, help="Number of records (or use --deals/--games/...)."),
-        *[click.option(f"--{c}", c, type=int, help=f"Number of {c} (picks that unit).") for c in COUNT_OPTIONS],
+        registry_options(_count_options),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same."),
         click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
         click.option("--policy", help="Policy of every seat: random, basic, expert or file.py:name."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat (repeatable)."),
-        click.option("--players", type=int, help="Number of players (games that have several forms)."),
-        click.option("--deal-type", help="Kierki: the deal type studied with --unit deal."),
-        click.option("--contract", type=int, help="Contract Rummy: the contract studied with --unit deal."),
+        registry_options(_shortcut_options),
         click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
         click.option("--chunk-size", type=int, help="Records per chunk (default: about a second of work)."),
     ]
@@ -236,9 +323,8 @@ def experiment_options(f):
 @click.option("--force", is_flag=True, help="Replace a results folder that holds a different experiment.")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), help="Run the experiment described in a TOML file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary table.")
-def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
-        seat_policy, players, deal_type, contract, threads, chunk_size, out, records, backend, scheduler,
-        workers, force, spec_file, quiet):
+def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, out, records, backend,
+        scheduler, workers, force, spec_file, quiet, **registry):
     """Simulate GAME and write a results folder with records, summary and figures."""
     from simcards.app.workflows import run_experiment
     from simcards.core.game import get_game
@@ -262,9 +348,9 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
     from simcards.experiment.spec import resolve_count
 
     g = get_game(game)
-    counts = dict(deals=deals, games=games, tournaments=tournaments, baazis=baazis, matches=matches)
+    counts = _registry_options(registry, _plurals())
     unit_name, n = resolve_count(g, unit, count, counts)
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit_name)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
     if out is None:
         spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, settings=pairs, policy=policy,
                          seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records)
@@ -295,24 +381,17 @@ def run(game, unit, count, deals, games, tournaments, baazis, matches, seed, pre
 @click.argument("game", required=False)
 @click.option("--file", "file", type=click.Path(path_type=Path), help="Replay a game saved by `simcards play --save`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run the record belongs to.")
-@click.option("--deal", "deal_index", type=int, help="Replay deal number N (unit deal).")
-@click.option("--game", "game_index", type=int, help="Replay game number N (unit game).")
-@click.option("--tournament", "tournament_index", type=int, help="Replay tournament number N.")
-@click.option("--baazi", "baazi_index", type=int, help="Replay baazi number N.")
-@click.option("--match", "match_index", type=int, help="Replay match number N.")
+@registry_options(_record_options)
 @click.option("--preset", help="Named house-rule set.")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
 @click.option("--policy", help="Policy of every seat.")
 @click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
-@click.option("--players", type=int, help="Number of players (games that have several forms).")
-@click.option("--deal-type", help="Kierki: deal type of --deal.")
-@click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
+@registry_options(_shortcut_options)
 @click.option("--dd", "double_dummy", is_flag=True,
               help="Mark every card that cost its side a trick double dummy (docs/double-dummy.md).")
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="With --dd: analyse the play from this trick on (late tricks solve fast).")
-def replay(game, file, seed, deal_index, game_index, tournament_index, baazi_index, match_index, preset, settings,
-           policy, seat_policy, players, deal_type, contract, double_dummy, from_trick):
+def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy, from_trick, **registry):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
     \b
@@ -332,12 +411,13 @@ def replay(game, file, seed, deal_index, game_index, tournament_index, baazi_ind
     if game is None:
         _fail("name a GAME (e.g. `simcards replay spades --deal 3`) or --file game.json")
     g = get_game(game)
-    chosen = {u: i for u, i in (("deal", deal_index), ("game", game_index), ("tournament", tournament_index),
-                                ("baazi", baazi_index), ("match", match_index)) if i is not None}
+    chosen = {u: i for u, i in _registry_options(registry, _registry()["records"], "_index").items()
+              if i is not None}
     if len(chosen) != 1:
-        _fail("name one record: --deal N, --game N, ... (see `simcards rules " + g.name + "` for units)")
+        _fail("name one record: " + ", ".join(f"--{u.name} N" for u in g.units) + " (see `simcards rules " + g.name
+              + "` for units)")
     (unit, index), = chosen.items()
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
                            seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick))
 
@@ -351,11 +431,10 @@ def replay(game, file, seed, deal_index, game_index, tournament_index, baazi_ind
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
 @click.option("--policy", help="Policy of every seat (the play that is analysed).")
 @click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat.")
-@click.option("--players", type=int, help="Number of players (games that have several forms).")
-@click.option("--deal-type", help="Kierki: deal type of --deal (double dummy covers trumps).")
+@registry_options(_shortcut_options)
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
-def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, players, deal_type, from_trick):
+def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, from_trick, **registry):
     """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
 
     \b
@@ -369,7 +448,7 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, pla
     from simcards.core.game import get_game
 
     g = get_game(game)
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, None, settings, "deal")
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, "deal")
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
                                  policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
 
@@ -384,13 +463,10 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, pla
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed: deal i of seed s is the simulator's deal.")
 @click.option("--deal", "deal_index", type=int, help="Play deal number N (unit deal; the default, N = 0).")
 @click.option("--game", "game_index", type=int, help="Play game number N (unit game: every deal of a game).")
-@click.option("--players", type=int, help="Number of players (games that have several forms).")
-@click.option("--deal-type", help="Kierki: deal type of --deal.")
-@click.option("--contract", type=int, help="Contract Rummy: contract of --deal.")
+@registry_options(_shortcut_options)
 @click.option("--save", type=click.Path(path_type=Path), help="Save the game to this file (on quit and at the end).")
 @click.option("--load", type=click.Path(path_type=Path), help="Go on with a game saved with --save.")
-def play(game, seat, policy, seat_policy, preset, settings, seed, deal_index, game_index, players, deal_type,
-         contract, save, load):
+def play(game, seat, policy, seat_policy, preset, settings, seed, deal_index, game_index, save, load, **registry):
     """Play GAME in the terminal: you take one seat, the bots the others.
 
     \b
@@ -414,7 +490,7 @@ def play(game, seat, policy, seat_policy, preset, settings, seed, deal_index, ga
         _fail("give --deal N or --game N, not both")
     unit, index = ("game", game_index) if game_index is not None else (None if deal_index is None else "deal",
                                                                         deal_index or 0)
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit)
     run_play(g, save=save, seat=seat, policy=policy, seat_policy=_seat_policies(seat_policy), preset=preset,
              settings=pairs, seed=seed, index=index, unit=unit)
 
@@ -447,9 +523,8 @@ Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures
 @click.option("--question", help="The question, in words, for the report.")
 @click.option("--force", is_flag=True, help="Replace a folder that holds a different comparison (clears its report).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches, seed, preset, settings, policy,
-            seat_policy, players, deal_type, contract, threads, chunk_size, precision, max_count, metrics, out,
-            backend, scheduler, workers, question, force, quiet):
+def compare(game, arms, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, precision,
+            max_count, metrics, out, backend, scheduler, workers, question, force, quiet, **registry):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
     from simcards.core.game import get_game
     from simcards.app.workflows import compare as run_compare
@@ -458,15 +533,15 @@ def compare(game, arms, unit, count, deals, games, tournaments, baazis, matches,
     g = get_game(game)
     if chunk_size is not None:
         _fail("compare chooses its own chunks (one batch each); drop --chunk-size")
-    unit_name = unit or next((u.name for u in g.units if locals().get(u.plural) is not None), g.units[0].name)
-    pairs = list(settings) + _shortcut_pairs(g, players, deal_type, contract, settings, unit_name)
+    counts = _registry_options(registry, _plurals())
+    unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), g.units[0].name)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
     parsed = [parse_arm(a) for a in arms]
     common = dict(seed=seed, preset=preset, settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy),
                   threads=threads, backend=backend, scheduler=scheduler, workers=workers)
     result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
                          metrics=list(metrics) or None, out=out, default_out=True, force=force, question=question,
-                         echo=click.echo, progress=_show_progress(quiet), deals=deals, games=games,
-                         tournaments=tournaments, baazis=baazis, matches=matches, **common)
+                         echo=click.echo, progress=_show_progress(quiet), **counts, **common)
     print_differences(result, click.echo)
     click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:
@@ -489,11 +564,13 @@ def odds_options(f):
         click.option("--require", multiple=True, metavar="SEAT:RULE",
                      help="Knowledge of a hidden hand: W:void=S, E:has=AS, N:len(S)>=4 (repeatable)."),
         click.option("--accept", metavar="FILE.py:NAME", help="Your own accept function for dealt hands."),
-        click.option("--deal", "deal_number", type=int, help="Contract Rummy: which deal (contract) of the game."),
-        click.option("--players", type=int, help="Number of players (games with several forms)."),
+        click.option("--deal", "deal_number", type=int, help="Which deal of the game the hand is for "
+                     "(games whose deals differ, e.g. by contract)."),
+        registry_options(lambda: _shortcut_options(per_unit=False)),
         click.option("--preset", help="Named house-rule set."),
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter."),
-        click.option("--bags", default="", help="Spades/Cutthroat: bag counters before this deal, in --scores order, e.g. 3:7."),
+        click.option("--bags", default="", help="Bag counters before this deal (games that count bags), in --scores "
+                     "order, e.g. 3:7."),
         click.option("--policy", help="Policy of every seat for the play (default: the game's strongest, expert)."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deals."),
@@ -513,9 +590,9 @@ def odds_options(f):
     return f
 
 
-def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, players,
-                  preset, settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot, fmt,
-                  output, quiet):
+def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, preset,
+                  settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot, fmt, output, quiet,
+                  **registry):
     from simcards.api import format_odds_table, hand_odds
     from simcards.core.game import get_game
 
@@ -523,7 +600,8 @@ def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require
         _fail("--bags goes with --scores (the bag counters of a game in progress)")
     scores = ":".join(x for x in (scores, bags) if x)
     g = get_game(game)
-    pairs = list(settings) + _shortcut_pairs(g, players, None, None, settings)
+    shortcuts = _registry_options(registry, _shortcuts(per_unit=False))
+    pairs = list(settings) + _shortcut_pairs(g, shortcuts, settings)
     options = {"deal": deal_number} if deal_number is not None else {}
     result = hand_odds(g, command, hand=hand, seat=seat, dealer=dealer, bids=bids, scores=scores, require=require,
                        accept=accept, options=options, settings=pairs, preset=preset, policy=policy,
@@ -591,7 +669,7 @@ def trump(game, **kw):
 @click.argument("game")
 @odds_options
 def odds(game, **kw):
-    """Odds for the hand you hold in GAME (e.g. Contract Rummy: P(down by turn k), penalty)."""
+    """Odds for the hand you hold in GAME (what they are: `simcards odds GAME --help`, docs/games/)."""
     _odds_command("odds", game, **kw)
 
 

@@ -1,4 +1,4 @@
-"""`simcards --help`, `games` and `rules X` start without numba, numpy or pandas once warm."""
+"""`simcards --help`, `games`, `rules X` and a command's --help start without numba, numpy or pandas once warm."""
 import json
 import os
 import subprocess
@@ -28,7 +28,7 @@ def _probe(argv, cache):
     return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["games"], ["rules", "spades"]])
+@pytest.mark.parametrize("argv", [["--help"], ["games"], ["rules", "spades"], ["run", "--help"]])
 def test_startup_commands_import_nothing_heavy_when_warm(tmp_path, argv):
     first, _ = _probe(argv, tmp_path)
     again, heavy = _probe(argv, tmp_path)
@@ -88,3 +88,22 @@ def test_no_home_folder_means_no_cache(monkeypatch):
 
     monkeypatch.setattr(describe.Path, "home", staticmethod(no_home))
     assert describe.cached("games", lambda: "text\n") == "text\n"
+
+
+def test_command_options_come_from_the_registry_and_are_cached(tmp_path, monkeypatch):
+    """Counts, record options and shortcuts are the games' declarations; a warm call imports no game."""
+    monkeypatch.setenv("SIMCARDS_CACHE_DIR", str(tmp_path))
+    from simcards.core.game import builtin_game_names, game_names, get_game
+
+    options = describe.command_options()
+    for name in game_names():
+        g = get_game(name)
+        assert {u.plural for u in g.units} <= set(options["plurals"])
+        assert {u.name for u in g.units} <= set(options["records"])
+        for option, field in g.shortcuts.items():
+            assert options["shortcuts"][option]["fields"][name] == field
+    monkeypatch.setattr(describe, "_declared_options", lambda name: None)  # nothing is imported now:
+    again = describe.command_options()  # this package's games come from the cache (plug-ins alone are read live)
+    for name in builtin_game_names():
+        assert {u.plural for u in get_game(name).units} <= set(again["plurals"])
+        assert set(get_game(name).shortcuts) <= set(again["shortcuts"])

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 from simcards.core.game import Game, get_game
 from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_from_table, compare as compare_arms,
                                          print_differences)
-from simcards.experiment.files import PLURALS, check_companions, read_spec_file, run_options, seat_policy_table
+from simcards.experiment.files import check_companions, count_options, read_spec_file, run_options, seat_policy_table
 from simcards.experiment.runner import RunResult, execute
 from simcards.experiment.spec import make_spec, resolve_count
 from simcards.experiment.store import FolderLock
@@ -67,7 +67,7 @@ def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_sum
     where = f"experiment file {data['_path']}"
     arms = [arm_from_table(t, i) for i, t in enumerate(data["arms"])]
     base_settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()]
-    counts = {k: data[k] for k in PLURALS if k in data}
+    counts = count_options(data)
     if out is None:
         out = Path("results") / data.get("name", Path(data["_path"]).stem)
     result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),

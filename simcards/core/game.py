@@ -8,11 +8,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from simcards.core.errors import SimcardsError
-from simcards.core.policy import PolicyCatalog
-from simcards.core.variant import Variant
+
+if TYPE_CHECKING:  # annotations only: the registry imports without numpy (simcards --help stays light)
+    from simcards.core.policy import PolicyCatalog
+    from simcards.core.variant import Variant
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,10 @@ class Unit:
     columns: tuple[Column, ...]
     help: str
     chunk_size: int = 20_000  # records per chunk: about a second of work
+    # variant fields that choose what one record of this unit plays (which deal a `deal` is:
+    # Kierki's deal_type, Contract Rummy's contract); the other units play every choice, so
+    # a shortcut to one of these fields is refused with them rather than silently ignored
+    focus: tuple[str, ...] = ()
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -132,10 +138,23 @@ class Game:
     figures: Callable
     replay: Callable
     aliases: tuple[str, ...] = ()
-    shortcuts: Mapping[str, str] = field(default_factory=dict)  # CLI option -> variant field
+    # CLI option -> variant field (``{"players": "num_players"}``: ``--players 3`` is ``--set num_players=3``);
+    # the CLI derives its options from these and the units' plurals (simcards.describe.command_options)
+    shortcuts: Mapping[str, str] = field(default_factory=dict)
     default_policy: str = "basic"
     odds: Mapping[str, OddsSupport] = field(default_factory=dict)  # command -> support
     double_dummy: DoubleDummySupport | None = None  # `simcards dd`, `replay --dd` (docs/double-dummy.md)
+
+    def __post_init__(self) -> None:
+        plurals = {u.plural for u in self.units}
+        for option in self.shortcuts:
+            if option in plurals or option in {u.name for u in self.units}:
+                raise SimcardsError(f"game {self.name}: shortcut --{option} is also the count or record option of a unit")
+
+    def shortcut_unit(self, option: str) -> str | None:
+        """The unit a shortcut's field is the focus of (None: every unit reads it)."""
+        field_name = self.shortcuts[option]
+        return next((u.name for u in self.units if field_name in u.focus), None)
 
     def odds_support(self, command: str) -> OddsSupport:
         if command not in self.odds:
@@ -175,6 +194,7 @@ _GAME_MODULES = {
     "contract-rummy": "simcards.games.contract_rummy",
     "kierki": "simcards.games.kierki",
 }
+_BUILTIN_MODULES = dict(_GAME_MODULES)
 _ALIASES = {
     "cutthroat-spades": "cutthroat",
     "contract_rummy": "contract-rummy",
@@ -211,6 +231,11 @@ def game_names() -> list[str]:
         if _installed(module):
             names.append(name)
     return names
+
+
+def builtin_game_names() -> list[str]:
+    """The games of this package (not plug-ins, nor a plug-in that replaced one of them)."""
+    return [n for n in game_names() if _GAME_MODULES[n] == _BUILTIN_MODULES.get(n)]
 
 
 def _installed(module: str) -> bool:

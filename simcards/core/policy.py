@@ -349,3 +349,18 @@ class Layout:
         """One line per slot: offset, name, length (for docs and docstrings)."""
         return "\n".join(f"{at:4d}  {slot}" + (f"[{self.length[slot]}]" if self.length[slot] > 1 else "")
                          for slot, at in self.offset.items())
+
+    def pack(self, variant, fields: Mapping[str, str], none: int | None = None):
+        """``int64[size]``: at each slot of ``fields`` (``{slot: variant field}``) that field's value,
+        packed as ``Variant.to_params`` packs it (booleans 0/1, an enum the index of its choice,
+        a random seat -1); a value of None becomes ``none`` (default ``variant.NULL``). Other slots 0."""
+        import numpy as np
+
+        from simcards.core.variant import NULL, _pack
+
+        specs = variant.param_specs()
+        row = np.zeros(self.size, np.int64)
+        for slot, name in fields.items():
+            value = getattr(variant, name)
+            row[self.offset[slot]] = (NULL if none is None else none) if value is None else _pack(specs[name], value)
+        return row

@@ -1,18 +1,20 @@
 """Experiment files: a TOML description of a run (or, with arms, a comparison).
 
-    name = "spades-bags"            # results/<name> unless --out is given
-    question = "Does a 5-bag limit shorten games?"
-    game = "spades"
+    name = "my-study"               # results/<name> unless --out is given
+    question = "Does the house rule change who wins?"
+    game = "GAME"                   # a name of `simcards games`
     unit = "game"
-    count = 20000                   # or games = 20000, deals = ...
+    count = 20000                   # or the unit's plural: games = 20000, deals = ...
     seed = 7
-    preset = "club_rules"
+    preset = "PRESET"
     policy = "basic"
     records = "all"
     [variant]
-    bag_limit = 5
+    some_rule = 5
     [seat_policy]
     1 = "expert"
+
+(scripts/experiments/*.toml are real ones.)
 
 With ``[[arms]]`` tables (each with its own ``name``, ``variant``, ``policy``,
 ``seat_policy``) the file describes a comparison (see ``simcards compare``).
@@ -24,17 +26,27 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from simcards.core.errors import SimcardsError
+from simcards.core.game import get_game
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-RUN_KEYS = {"name", "question", "game", "unit", "count", "deals", "games", "tournaments", "baazis", "matches",
-            "seed", "preset", "variant", "settings", "policy", "seat_policy", "records", "chunk_size", "arms",
+# and the plural of each of the game's units (deals = 1000): count_options
+RUN_KEYS = {"name", "question", "game", "unit", "count", "seed", "preset", "variant", "settings", "policy", "seat_policy", "records", "chunk_size", "arms",
             "metrics", "precision", "max_count", "out"}
 ARM_KEYS = {"name", "variant", "settings", "policy", "seat_policy", "preset"}
-PLURALS = ("deals", "games", "tournaments", "baazis", "matches")
+
+
+def plurals(game: str) -> tuple[str, ...]:
+    """The count keys of ``game``'s units (``deals``, ``games``, ...)."""
+    return tuple(u.plural for u in get_game(game).units)
+
+
+def count_options(data: dict[str, Any]) -> dict[str, Any]:
+    """The unit counts a parsed file gives (``{"games": 20000}``)."""
+    return {k: data[k] for k in plurals(data["game"]) if k in data}
 
 
 def read_spec_file(path: str | Path) -> dict[str, Any]:
@@ -48,11 +60,14 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SimcardsError(f"experiment file {p} is not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - RUN_KEYS)
-    if unknown:
-        raise SimcardsError(f"experiment file {p}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(RUN_KEYS))})")
     if "game" not in data:
         raise SimcardsError(f"experiment file {p}: missing key 'game'")
+    if not isinstance(data["game"], str):
+        raise SimcardsError(f"experiment file {p}: game must be a name (see `simcards games`)")
+    keys = RUN_KEYS | set(plurals(data["game"]))
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise SimcardsError(f"experiment file {p}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(keys))})")
     for key in ("variant", "seat_policy"):
         if key in data and not isinstance(data[key], dict):
             raise SimcardsError(f"experiment file {p}: {key} must be a table")
@@ -100,7 +115,7 @@ def seat_policy_table(table: dict | None, where: str) -> dict[int, str]:
 def run_options(data: dict[str, Any]) -> dict[str, Any]:
     """Keyword arguments for ``simcards.app.workflows.run_experiment`` from a parsed file."""
     where = f"experiment file {data['_path']}"
-    counts = {k: data[k] for k in PLURALS if k in data}
+    counts = count_options(data)
     opts: dict[str, Any] = dict(unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
                                 preset=data.get("preset"), variant=data.get("variant"),
                                 settings=list(data.get("settings", [])), policy=data.get("policy"),

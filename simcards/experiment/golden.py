@@ -14,11 +14,11 @@ from typing import Iterator
 
 import numpy as np
 
-from simcards.core.game import get_game
+from simcards.core.game import builtin_game_names, get_game
 from simcards.core.policy import seat_policies
 
 SEED = 20261201
-BUILTIN_GAMES = ("spades", "cutthroat", "seep", "contract-rummy", "kierki")
+BUILTIN_GAMES = tuple(builtin_game_names())  # the registry's games of this package (not plug-ins)
 
 
 def count_for(unit) -> int:

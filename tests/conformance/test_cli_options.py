@@ -85,3 +85,43 @@ def test_the_real_entry_point_takes_a_shortcut(tmp_path):
     assert done.returncode == 0, done.stderr
     meta = json.loads((out / "meta.json").read_text())
     assert meta["spec"]["variant"]["num_players"] == 2
+
+
+def test_a_new_games_units_and_shortcuts_are_options_without_editing_the_cli(tmp_path):
+    """A plug-in game with unit ``roll`` and shortcut ``--sides``: run and replay take them (own process)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SIMCARDS_GAMES="toy=toygame,toy-rolls=toyrolls", SIMCARDS_CACHE_DIR=str(tmp_path / "c"))
+    out = tmp_path / "rolls"
+    run = [sys.executable, "-m", "simcards.cli", "run", "toy-rolls", "--rolls", "7", "--sides", "9", "--threads", "1",
+           "--quiet", "--records", "summary", "--out", str(out)]
+    done = subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert (meta["spec"]["unit"], meta["spec"]["count"], meta["spec"]["variant"]["sides"]) == ("roll", 7, 9)
+    replay = [sys.executable, "-m", "simcards.cli", "replay", "toy-rolls", "--roll", "3", "--sides", "9"]
+    done = subprocess.run(replay, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0 and done.stdout.startswith("toy roll 3:"), done.stderr
+    help_text = subprocess.run([sys.executable, "-m", "simcards.cli", "run", "--help"], capture_output=True, text=True,
+                               env=env, timeout=600).stdout
+    assert "--rolls" in help_text and "--set sides=N (toy-rolls)" in help_text
+    # another game refuses the new shortcut with the usual line
+    done = subprocess.run([sys.executable, "-m", "simcards.cli", "run", "toy", "--deals", "5", "--sides", "9"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 2 and done.stderr.strip() == "error: toy has no --sides option", done.stderr
+
+
+def test_shortcut_refused_outside_its_focus_unit_names_that_unit():
+    """``Unit.focus`` declares which unit a shortcut's field picks for; whole games refuse it (one line)."""
+    for name in GAMES:
+        g = get_game(name)
+        for option in g.shortcuts:
+            focus = g.shortcut_unit(option)
+            others = [u.name for u in g.units if u.name != focus]
+            if focus is None or not others:
+                continue
+            result = CliRunner().invoke(main, ["run", name, f"--{option}", "1", "--unit", others[0], "--count", "3"])
+            assert result.exit_code == 2
+            assert f"--{option} picks the {focus} that --unit {focus} plays" in result.stderr

@@ -370,7 +370,7 @@ def test_e21_buying():
     t.s.pile_who[1] = 2  # C (seat 2) discarded 9S
     table = table_with(draw=draw_stock, buy=say_yes)
     t.play_turn(3, table)
-    assert t.s.pub[48 + 0] == 1  # buys[A]
+    assert t.s.pub[R.P_BUYS + 0] == 1  # buys[A]
     assert t.s.hands[0].sum() == 12 and "9S" in t.hand(0)
     assert t.pile().split()[0] == "KD"
     assert t.s.hands[3].sum() == 10  # D drew and discarded

@@ -67,7 +67,7 @@ def final_suit_cost_reference(cnt, cfg, s):
     """The plain enumeration: every window of L..maxlen positions of suit s."""
     pmin, pmax, maxlen = M.pos_bounds(cfg)
     L = cfg[M.C_MIN_RUN]
-    wrap = cfg[M.C_ACE] == M.ACE_WRAP
+    wrap = cfg[M.C_ACE] == M.ACE_MODE.WRAP
     posm = 0
     nat = 0
     for r in range(13):

@@ -15,33 +15,43 @@ flag. For runs ``nat``/``jok`` are position bitmasks of naturals / jokers; for
 sets they hold 4-bit counts per suit (suit s in bits 4s..4s+3) of naturals and of
 jokers declared as that suit.
 
-``cfg`` is the int64 rule array built by ``variant_config`` (indices ``C_*``).
+``cfg`` is the int64 rule array built by ``sim.variant_config``; its slots (``C_*``) are
+declared once below (``CFG``), their offsets generated.
 """
-import numba as nb
 import numpy as np
 
 from simcards.core.cards import popcount
+from simcards.core.policy import Layout
 from simcards.core.scratch import stack_int64, stack_int64_2d
+from simcards.core.jit import helper, inline
+from simcards.games.contract_rummy.variant import MAX_DEALS, ContractRummyVariant
 
 JOKER = 52
 NT = 53
 INF = 1 << 30
 
-# ---- cfg layout (see rules.variant_config)
-C_NPL, C_DECKS, C_JOKERS, C_MIN_SET, C_MAX_SET, C_SET_DUP, C_MIN_RUN, C_ACE = 0, 1, 2, 3, 4, 5, 6, 7
-C_MIN_NAT, C_MAX_JOK, C_RUN_SUITS, C_SETS_DISTINCT, C_EXTRA_CARDS, C_EXTRA_MELDS = 8, 9, 10, 11, 12, 13
-C_LAYOFF_SAME, C_FINAL_ALL, C_FINAL_DISC, C_GO_OUT_DISC, C_NO_RETURN, C_TAKE_AFTER = 14, 15, 16, 17, 18, 19
-C_DEEP, C_DEEP_BEFORE, C_DEEP_USE, C_MAX_DEPTH, C_BUY, C_BUY_PEN, C_MAX_BUYS, C_BUY_AFTER = 20, 21, 22, 23, 24, 25, 26, 27
-C_SWAP, C_SWAP_PRIOR, C_SWAP_SETS, C_SWAP_SCOPE, C_SWAP_PLACE = 28, 29, 30, 31, 32
-C_EXHAUST, C_MAX_TURNS, C_TIE, C_NDEALS, C_FIRST_DEALER, C_UNIT_DEAL = 33, 34, 35, 36, 37, 38
-C_PEN = 40        # 14 values: core rank 0..12 (2..A) then the joker
-C_CONTRACTS = 54  # 16 x (sets, runs)
-C_HANDS = 86      # 16 hand sizes
-NCFG = 102
+# ---- cfg: one slot per rule, in this order (sim.variant_config says which variant field fills each);
+# CFG.export makes the constants C_NPL, C_DECKS, ..., C_HANDS and NCFG (the length)
+CFG = Layout("contract-rummy cfg",
+             npl=1, decks=1, jokers=1, min_set=1, max_set=1, set_dup=1, min_run=1, ace=1, min_nat=1, max_jok=1,
+             run_suits=1, sets_distinct=1, extra_cards=1, extra_melds=1, layoff_same=1, final_all=1, final_disc=1,
+             go_out_disc=1, no_return=1, take_after=1, deep=1, deep_before=1, deep_use=1, max_depth=1, buy=1,
+             buy_pen=1, max_buys=1, buy_after=1, swap=1, swap_prior=1, swap_sets=1, swap_scope=1, swap_place=1,
+             exhaust=1, max_turns=1, tie=1, ndeals=1, first_dealer=1, unit_deal=1,
+             pen=14,  # penalty of one card: core rank 0..12 (2..A), then the joker
+             contracts=2 * MAX_DEALS,  # (sets, runs) of deal k at C_CONTRACTS + 2k
+             hands=MAX_DEALS)  # cards dealt in deal k
+CFG.export(globals(), "C_", size="NCFG")
 
-ACE_LOW, ACE_HIGH, ACE_BOTH, ACE_WRAP = 0, 1, 2, 3
-SUITS_DISTINCT, SUITS_NOT_ALL_SAME, SUITS_NON_CONTIGUOUS, SUITS_ANY = 0, 1, 2, 3
-DISC_OPTIONAL, DISC_REQUIRED, DISC_FORBIDDEN = 0, 1, 2
+# the enum rules' choices as named constants (IntEnums from the variant: ACE_MODE.WRAP is the packed
+# index of "wrap"); numba compiles them as constants
+ACE_MODE = ContractRummyVariant.choice_enum("ace_mode")
+RUN_SUITS = ContractRummyVariant.choice_enum("contract_runs_suits")
+GO_OUT_DISCARD = ContractRummyVariant.choice_enum("go_out_discard")
+FINAL_DISCARD = ContractRummyVariant.choice_enum("final_deal_go_out_discard")  # SAME, then GO_OUT_DISCARD's + 1
+DEEP_USE = ContractRummyVariant.choice_enum("deep_take_target_use")
+SWAP_SCOPE = ContractRummyVariant.choice_enum("joker_swap_scope")
+EXHAUSTION = ContractRummyVariant.choice_enum("stock_exhaustion")
 
 # ---- meld fields
 MF = 8
@@ -51,11 +61,7 @@ MAX_SOL = 16  # melds in one contract or solution, at most
 
 # _nrt=False: these helpers never allocate (scratch lives on the stack, core/scratch.py), so
 # numba emits no reference-count calls for the arrays they pass around
-_NB = nb.njit(cache=True, nogil=True, _nrt=False)
-_NBI = nb.njit(cache=True, nogil=True, inline="always", _nrt=False)
-
-
-@_NBI
+@inline(alloc=False)
 def penalty(cfg, t):
     """Penalty of one card of type ``t``."""
     if t == JOKER:
@@ -63,7 +69,7 @@ def penalty(cfg, t):
     return cfg[C_PEN + t % 13]
 
 
-@_NB
+@helper(alloc=False)
 def hand_penalty(cnt, cfg):
     s = 0
     for t in range(NT):
@@ -72,51 +78,51 @@ def hand_penalty(cnt, cfg):
     return s
 
 
-@_NBI
+@inline(alloc=False)
 def pos_rank(cfg, p):
     """Rank (0 = deuce .. 12 = ace) at run position ``p``."""
-    if cfg[C_ACE] == ACE_WRAP:
+    if cfg[C_ACE] == ACE_MODE.WRAP:
         return p % 13
     if p == 1 or p == 14:
         return 12
     return p - 2
 
 
-@_NBI
+@inline(alloc=False)
 def pos_type(cfg, s, p):
     return s * 13 + pos_rank(cfg, p)
 
 
-@_NBI
+@inline(alloc=False)
 def pos_bounds(cfg):
     """(lowest position, highest position, longest run) for the ace mode."""
     a = cfg[C_ACE]
-    if a == ACE_LOW:
+    if a == ACE_MODE.LOW:
         return 1, 13, 13
-    if a == ACE_HIGH:
+    if a == ACE_MODE.HIGH:
         return 2, 14, 13
-    if a == ACE_BOTH:
+    if a == ACE_MODE.BOTH:
         return 1, 14, 14
     return 13, 50, 13  # wrap: runs are stored with 13 <= lo <= 25
 
 
-@_NBI
+@inline(alloc=False)
 def nib(x, s):
     return (x >> (4 * s)) & 15
 
 
-@_NB
+@helper(alloc=False)
 def nib_sum(x):
     return nib(x, 0) + nib(x, 1) + nib(x, 2) + nib(x, 3)
 
 
-@_NBI
+@inline(alloc=False)
 def popcount64(x):
     """Set bits of a non-negative int64 (compiles to one popcnt instruction)."""
     return popcount(np.uint64(x))
 
 
-@_NB
+@helper(alloc=False)
 def max_jokers(cfg):
     return cfg[C_MAX_JOK]
 
@@ -124,7 +130,7 @@ def max_jokers(cfg):
 # ------------------------------------------------------------------ sets
 
 
-@_NBI
+@inline(alloc=False)
 def set_nat_count(cnt, cfg, r, k):
     """N_r(k): naturals of rank r usable by k minimum-size sets (9.3)."""
     L = cfg[C_MIN_SET]
@@ -139,7 +145,7 @@ def set_nat_count(cnt, cfg, r, k):
     return n
 
 
-@_NB
+@helper(alloc=False)
 def sets_deficiency(cnt, S, cfg, force_rank, kr):
     """Missing cards for S minimum sets from ``cnt`` (naturals only); fills ``kr[r]`` = sets of rank r.
 
@@ -198,7 +204,7 @@ def sets_deficiency(cnt, S, cfg, force_rank, kr):
     return L * S - total
 
 
-@_NB
+@helper(alloc=False)
 def build_sets(cnt, cfg, kr, force_type, sol, nsol):
     """Append the sets chosen in ``kr`` to ``sol`` (jokers fill), removing naturals from ``cnt``."""
     L = cfg[C_MIN_SET]
@@ -256,7 +262,7 @@ def build_sets(cnt, cfg, kr, force_type, sol, nsol):
 # ------------------------------------------------------------------ runs
 
 
-@_NB
+@helper(alloc=False)
 def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     """Minimum-length run windows with at most ``budget`` missing cards; returns how many.
 
@@ -274,7 +280,7 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
         longest = need + budget
     if longest > maxlen:
         longest = maxlen
-    wrap = cfg[C_ACE] == ACE_WRAP
+    wrap = cfg[C_ACE] == ACE_MODE.WRAP
     if not wrap and longest == L:
         return _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj,
                                     cs, clo, clen, ccost, cforce)
@@ -331,7 +337,7 @@ def run_candidates(cnt, cfg, budget, force_type, cs, clo, clen, ccost, cforce):
     return n
 
 
-@_NBI
+@inline(alloc=False)
 def _suit_positions(cnt, s, force_type, pmin, pmax):
     """(positions holding a natural of suit s, positions of ``force_type``) as bitmasks,
     without wrap: position = rank + 2 for deuce..king, the ace at 1 and at 14."""
@@ -347,7 +353,7 @@ def _suit_positions(cnt, s, force_type, pmin, pmax):
     return have & inside, forced & inside
 
 
-@_NB
+@helper(alloc=False)
 def _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj, cs, clo, clen, ccost, cforce):
     """run_candidates for L-long windows without wrap, already in the sorted order (cost,
     suit, lo): bit-sliced counts give every window's naturals at once, so there is no
@@ -395,14 +401,14 @@ def _run_windows_by_cost(cnt, budget, force_type, L, pmin, pmax, need, maxj, cs,
     return n
 
 
-@_NB
+@helper(alloc=False)
 def runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
     """Whether the run chosen at ``level`` respects contract_runs_suits with earlier levels."""
     rule = cfg[C_RUN_SUITS]
     c = idx[level]
-    if rule == SUITS_ANY:
+    if rule == RUN_SUITS.ANY:
         return True
-    if rule == SUITS_NOT_ALL_SAME:
+    if rule == RUN_SUITS.NOT_ALL_SAME:
         if level == R - 1 and R >= 2:
             for j in range(level):
                 if cs[idx[j]] != cs[c]:
@@ -413,12 +419,12 @@ def runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
         d = idx[j]
         if cs[d] != cs[c]:
             continue
-        if rule == SUITS_DISTINCT:
+        if rule == RUN_SUITS.DISTINCT:
             return False
         # non_contiguous: a free position between the two windows
         a_lo, a_hi = clo[d], clo[d] + clen[d] - 1
         b_lo, b_hi = clo[c], clo[c] + clen[c] - 1
-        if cfg[C_ACE] == ACE_WRAP:
+        if cfg[C_ACE] == ACE_MODE.WRAP:
             # cyclic distance: both gaps between the arcs must be >= 1 position
             used = 0
             for p in range(a_lo, a_hi + 1):
@@ -436,7 +442,7 @@ def runs_suits_ok(cfg, R, level, cs, clo, clen, idx):
     return True
 
 
-@_NB
+@helper(alloc=False)
 def find_contract(cnt, S, R, cfg, budget, force_type, limit_jokers, sol):
     """Search for S sets and R runs (minimum sizes) with at most ``budget`` missing cards.
 
@@ -452,7 +458,7 @@ W_MAX = 4 * 14 * 14  # run windows: 4 suits x 14 starts x up to 14 lengths
 WS_SIZE = 29 + 2 * NT + 5 * W_MAX  # _search's workspace
 
 
-@_NB
+@helper(alloc=False)
 def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     """find_contract (``minimize`` 0), or the least deficiency <= budget, else budget + 1
     (``minimize`` 1; 2 also writes to ``sol`` the arrangement find_contract would return
@@ -597,7 +603,7 @@ def _search(cnt, S, R, cfg, budget, force_type, limit_jokers, sol, minimize):
     return found
 
 
-@_NB
+@helper(alloc=False)
 def _take_window(work, cfg, s, lo, ln):
     """Remove one natural per covered position that has one; bit i set = position lo+i taken."""
     got = 0
@@ -609,20 +615,20 @@ def _take_window(work, cfg, s, lo, ln):
     return got
 
 
-@_NB
+@helper(alloc=False)
 def _restore_window(work, cfg, s, lo, ln, got):
     for i in range(ln):
         if (got >> i) & 1:
             work[pos_type(cfg, s, lo + i)] += 1
 
 
-@_NB
+@helper(alloc=False)
 def deficiency(cnt, S, R, cfg, cap):
     """Contract deficiency D(H) (9.3, jokers not counted), at most ``cap + 1``."""
     return _search(cnt, S, R, cfg, cap, -1, False, stack_int64_2d(1, MF), True)
 
 
-@_NB
+@helper(alloc=False)
 def deficiency_solution(cnt, S, R, cfg, cap, sol):
     """deficiency(cnt, S, R, cfg, cap) and, when it is <= cap, the arrangement
     find_contract(cnt, S, R, cfg, deficiency, -1, False, sol) writes, in one search."""
@@ -634,13 +640,13 @@ def deficiency_solution(cnt, S, R, cfg, cap, sol):
     return _search(cnt, S, R, cfg, cap, -1, False, sol, 2)
 
 
-@_NB
+@helper(alloc=False)
 def contract_within(cnt, S, R, cfg, budget):
     """Whether the deficiency D(H) is at most ``budget`` (one pruned search)."""
     return _search(cnt, S, R, cfg, budget, -1, False, stack_int64_2d(MAX_SOL, MF), False) >= 0
 
 
-@_NB
+@helper(alloc=False)
 def contract_missing(cnt, S, R, cfg, cap):
     """Cards still missing after the jokers held: max(0, D - J), at most cap + 1."""
     d = deficiency(cnt, S, R, cfg, cap + cnt[JOKER])
@@ -651,7 +657,7 @@ def contract_missing(cnt, S, R, cfg, cap):
 # ------------------------------------------------------------------ final deal (3.6)
 
 
-@_NB
+@helper(alloc=False)
 def _suit_run_need(cfg, s, cnt, lo_out):
     """Jokers a single run holding every natural of suit ``s`` needs; -1 if impossible.
 
@@ -660,7 +666,7 @@ def _suit_run_need(cfg, s, cnt, lo_out):
     """
     L = cfg[C_MIN_RUN]
     pmin, pmax, maxlen = pos_bounds(cfg)
-    wrap = cfg[C_ACE] == ACE_WRAP
+    wrap = cfg[C_ACE] == ACE_MODE.WRAP
     nat = 0
     for r in range(13):
         nat += cnt[s * 13 + r]
@@ -733,7 +739,7 @@ def _suit_run_need(cfg, s, cnt, lo_out):
     return best
 
 
-@_NB
+@helper(alloc=False)
 def _final_suit_fit(cfg, s, work, fit):
     """One suit's run in the final deal: writes (jokers needed, lo, hi, room for spare
     jokers) to ``fit[0:4]``; returns the jokers needed, or -1 if no single run fits."""
@@ -758,7 +764,7 @@ def _final_suit_fit(cfg, s, work, fit):
     return need
 
 
-@_NB
+@helper(alloc=False)
 def final_fits(cnt, cfg, fits):
     """_final_suit_fit of every suit of ``cnt`` into ``fits[s, 0:4]`` (need -1: no run)
     and the suit's natural count into ``fits[s, 4]``."""
@@ -771,7 +777,7 @@ def final_fits(cnt, cfg, fits):
         fits[s, 4] = n
 
 
-@_NB
+@helper(alloc=False)
 def final_go_out_ok(cnt, R, cfg, discard_type, fits):
     """Whether final_go_out(cnt, R, cfg, discard_type) succeeds, reusing ``fits``
     (final_fits of ``cnt``): only the discarded card's suit is worked out again."""
@@ -807,7 +813,7 @@ def final_go_out_ok(cnt, R, cfg, discard_type, fits):
     return need_tot <= J and J - need_tot <= room_tot
 
 
-@_NB
+@helper(alloc=False)
 def final_go_out(cnt, R, cfg, discard_type, sol):
     """All-at-once final deal (3.6), S = 0: can the hand minus ``discard_type`` (-1 none)
     form exactly R runs, one per suit holding naturals? Writes the runs to ``sol``.
@@ -826,7 +832,7 @@ def final_go_out(cnt, R, cfg, discard_type, sol):
     if not final_go_out_ok(work, R, cfg, -1, fits):
         return -1
     pmin, pmax, maxlen = pos_bounds(cfg)
-    wrap = cfg[C_ACE] == ACE_WRAP
+    wrap = cfg[C_ACE] == ACE_MODE.WRAP
     L = cfg[C_MIN_RUN]
     maxj = cfg[C_MAX_JOK]
     suits = 0
@@ -889,19 +895,19 @@ def _final_window_table():
     bits = (held[:, None] >> np.arange(13)[None, :]) & 1
     table = np.empty((4, 3, 8192), np.int8)
     for mode in range(4):
-        if mode == ACE_WRAP:
+        if mode == ACE_MODE.WRAP:
             ranks = np.arange(26) % 13  # two laps; windows start in the first
         else:
             pmin, pmax = ((1, 13), (2, 14), (1, 14))[mode]
             ranks = np.array([12 if p in (1, 14) else p - 2 for p in range(pmin, pmax + 1)])
         pre = np.zeros((8192, len(ranks) + 1), np.int64)
         pre[:, 1:] = np.cumsum(2 * bits[:, ranks] - 1, axis=1)
-        n = 13 if mode == ACE_WRAP else len(ranks)
+        n = 13 if mode == ACE_MODE.WRAP else len(ranks)
         for L in range(3, 6):
             best = np.full(8192, -L)
             for lo in range(n):
-                for ln in range(L, 14 if mode == ACE_WRAP else n - lo + 1):
-                    if mode == ACE_BOTH and ln == 14:
+                for ln in range(L, 14 if mode == ACE_MODE.WRAP else n - lo + 1):
+                    if mode == ACE_MODE.BOTH and ln == 14:
                         continue
                     best = np.maximum(best, pre[:, lo + ln] - pre[:, lo])
             table[mode, L - 3] = best
@@ -911,7 +917,7 @@ def _final_window_table():
 FINAL_WINDOW = _final_window_table()
 
 
-@_NBI
+@inline(alloc=False)
 def suit_held(cnt, s):
     """(held-rank bitmask, natural count) of suit ``s`` in ``cnt``."""
     held = 0
@@ -924,11 +930,11 @@ def suit_held(cnt, s):
     return held, nat
 
 
-@_NBI
+@inline(alloc=False)
 def final_window_cost(cfg, held, nat):
     """final_suit_cost from the suit's held ranks and natural count (FINAL_WINDOW)."""
     best = np.int64(FINAL_WINDOW[(cfg[C_ACE] * 3 + cfg[C_MIN_RUN] - 3) * 8192 + held])
-    if cfg[C_ACE] == ACE_BOTH:
+    if cfg[C_ACE] == ACE_MODE.BOTH:
         inside = popcount64(held) + ((held >> 12) & 1)
         if inside > nat:
             inside = nat
@@ -937,7 +943,7 @@ def final_window_cost(cfg, held, nat):
     return nat - best
 
 
-@_NB
+@helper(alloc=False)
 def final_suit_cost(cnt, cfg, s):
     """Best single run window of suit s: missing positions + the suit's naturals outside it.
 
@@ -948,7 +954,7 @@ def final_suit_cost(cnt, cfg, s):
     return final_window_cost(cfg, held, nat)
 
 
-@_NB
+@helper(alloc=False)
 def final_combine(best, natc, R, jokers):
     """final_missing from per-suit costs: the R best suits, strays from the others.
 
@@ -987,7 +993,7 @@ def final_combine(best, natc, R, jokers):
     return res if res > 0 else 0
 
 
-@_NB
+@helper(alloc=False)
 def final_costs(cnt, cfg, R, fbest, fnat, fheld):
     """final_missing(cnt), leaving each suit's best window cost, naturals and held ranks
     in fbest, fnat, fheld (policies change one suit and recombine)."""
@@ -999,7 +1005,7 @@ def final_costs(cnt, cfg, R, fbest, fnat, fheld):
     return final_combine(fbest, fnat, R, cnt[JOKER])
 
 
-@_NB
+@helper(alloc=False)
 def final_missing(cnt, R, cfg):
     """Policy metric for the all-at-once final deal: jokers/cards still needed to go out.
 
@@ -1013,26 +1019,26 @@ def final_missing(cnt, R, cfg):
 # ------------------------------------------------------------------ lay-offs
 
 
-@_NB
+@helper(alloc=False)
 def run_len(m):
     return m[M_HI] - m[M_LO] + 1
 
 
-@_NB
+@helper(alloc=False)
 def meld_jokers(m):
     if m[M_KIND] == RUN:
         return popcount64(m[M_JOK])
     return nib_sum(m[M_JOK])
 
 
-@_NB
+@helper(alloc=False)
 def meld_size(m):
     if m[M_KIND] == RUN:
         return m[M_HI] - m[M_LO] + 1
     return nib_sum(m[M_NAT]) + nib_sum(m[M_JOK])
 
 
-@_NB
+@helper(alloc=False)
 def natural_slot(cfg, m, t):
     """Where natural type t can be laid off on meld m: run position, set suit, or -1."""
     if t >= 52:
@@ -1052,7 +1058,7 @@ def natural_slot(cfg, m, t):
     hi = m[M_HI]
     if hi - lo + 1 >= maxlen:
         return -1
-    if cfg[C_ACE] == ACE_WRAP:
+    if cfg[C_ACE] == ACE_MODE.WRAP:
         if (hi + 1) % 13 == r:
             return hi + 1
         if (lo + 12) % 13 == r:
@@ -1065,7 +1071,7 @@ def natural_slot(cfg, m, t):
     return -1
 
 
-@_NB
+@helper(alloc=False)
 def joker_slot(cfg, m, prefer_high):
     """A free joker slot on meld m (run position or set suit), or -1."""
     if meld_jokers(m) >= cfg[C_MAX_JOK]:
@@ -1082,7 +1088,7 @@ def joker_slot(cfg, m, prefer_high):
     hi = m[M_HI]
     if hi - lo + 1 >= maxlen:
         return -1
-    if cfg[C_ACE] == ACE_WRAP:
+    if cfg[C_ACE] == ACE_MODE.WRAP:
         return hi + 1 if prefer_high else lo - 1
     if prefer_high and hi + 1 <= pmax:
         return hi + 1
@@ -1093,7 +1099,7 @@ def joker_slot(cfg, m, prefer_high):
     return -1
 
 
-@_NB
+@helper(alloc=False)
 def add_to_meld(cfg, m, slot, joker):
     """Put a card in ``slot`` (from natural_slot / joker_slot) of meld m."""
     if m[M_KIND] == SET:
@@ -1110,7 +1116,7 @@ def add_to_meld(cfg, m, slot, joker):
         m[M_LO] = slot
     if slot > m[M_HI]:
         m[M_HI] = slot
-    if cfg[C_ACE] == ACE_WRAP and m[M_LO] < 13:
+    if cfg[C_ACE] == ACE_MODE.WRAP and m[M_LO] < 13:
         # keep 13 <= lo <= 25 so that lo - 1 is never negative
         m[M_LO] += 13
         m[M_HI] += 13
@@ -1118,7 +1124,7 @@ def add_to_meld(cfg, m, slot, joker):
         m[M_JOK] <<= 13
 
 
-@_NB
+@helper(alloc=False)
 def meld_valid(cfg, m):
     """Full validity check of one meld (1.5); used by assertions and tests."""
     naturals = 0
@@ -1141,7 +1147,7 @@ def meld_valid(cfg, m):
         ln = hi - lo + 1
         if ln < cfg[C_MIN_RUN] or ln > maxlen:
             return False
-        if cfg[C_ACE] == ACE_WRAP:
+        if cfg[C_ACE] == ACE_MODE.WRAP:
             if lo < 13 or lo > 25:
                 return False
         elif lo < pmin or hi > pmax:

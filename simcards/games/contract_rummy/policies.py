@@ -24,16 +24,16 @@ The engine itself plays the meld phase once a player is down (lay-offs, extra me
 joker swaps: as many cards as possible, keeping a legal discard), so these four are
 the strategic choices.
 """
-import numba as nb
 from numba import types
 
 from simcards.core.policy import Decision, Policy, PolicyCatalog
 from simcards.core.rng import below
 from simcards.core.scratch import stack_int64, stack_int64_2d
+from simcards.core.jit import helper, inline, policy
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
     deficiency, deficiency_solution, final_combine, final_costs, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
-    penalty, MAX_SOL, MF,
+    penalty, MAX_SOL, MF, NCFG,
 )
 from simcards.games.contract_rummy.view import (
     MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
@@ -47,9 +47,6 @@ DECISIONS = (
     Decision("discard", SIG, "Choose the card type to discard among opts[1..opts[0]]."),
     Decision("buy", SIG, "1 to buy the top discard out of turn (opts[0] = its type)."),
 )
-_jit = nb.njit(SIG, cache=True, nogil=True, _nrt=False)  # built-ins never allocate (see melds.py)
-_help = nb.njit(cache=True, nogil=True, _nrt=False)
-_inline = nb.njit(cache=True, nogil=True, inline="always", _nrt=False)  # small, called per card
 
 THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
 DEEP_LOOK = 4  # expert: deepest take it considers
@@ -61,12 +58,12 @@ FINAL_NOISE = 30000  # ... in the all-at-once final deal: wider than any penalty
 # ------------------------------------------------------------------ helpers
 
 
-@nb.njit(cache=True, nogil=True, inline="always", _nrt=False)  # returns a view: must inline
+@inline(alloc=False)  # returns a view: must inline
 def cfg_of(pub):
-    return pub[P_CFG:P_CFG + 102]
+    return pub[P_CFG:P_CFG + NCFG]
 
 
-@_help
+@helper(alloc=False)
 def missing(hand, pub, cfg):
     """Cards still needed for this deal's contract (9.3), or the final-deal measure."""
     if pub[P_FINAL_ALL]:
@@ -74,7 +71,7 @@ def missing(hand, pub, cfg):
     return contract_missing(hand, pub[P_S], pub[P_R], cfg, CAP)
 
 
-@_inline
+@inline(alloc=False)
 def isolated(hand, cfg, t):
     """True if natural t has no same-rank card and no same-suit card within reach of a run."""
     if t >= 52:
@@ -97,7 +94,7 @@ def isolated(hand, cfg, t):
     return True
 
 
-@_inline
+@inline(alloc=False)
 def connectivity(hand, t):
     if t >= 52:
         return 99
@@ -115,7 +112,7 @@ def connectivity(hand, t):
     return c
 
 
-@_help
+@helper(alloc=False)
 def placeable(hand, pub, melds, cfg, t):
     """Whether natural t fits a table meld end/slot now, or makes a meld with the hand."""
     if t >= 52:
@@ -130,7 +127,7 @@ def placeable(hand, pub, melds, cfg, t):
     return ok
 
 
-@_help
+@helper(alloc=False)
 def solution_naturals(cfg, m, used):
     """Add the natural cards of solution meld m to ``used`` (count per type)."""
     if m[M_KIND] == 1:
@@ -142,12 +139,12 @@ def solution_naturals(cfg, m, used):
             used[s * 13 + m[M_KEY]] += (m[M_NAT] >> (4 * s)) & 15
 
 
-@_help
+@helper(alloc=False)
 def pile_type(pub, depth):
     return pub[P_PILE + pub[P_PILE_LEN] - depth]
 
 
-@_help
+@helper(alloc=False)
 def better_draw(hand, pub, melds, opts, allow_deep):
     """Greedy draw: top if it lowers ``missing`` (not down) or can be placed (down)."""
     cfg = cfg_of(pub)
@@ -207,7 +204,7 @@ def better_draw(hand, pub, melds, opts, allow_deep):
     return opts[1]
 
 
-@_help
+@helper(alloc=False)
 def greedy_discard(hand, pub, melds, opts, defensive, rng):
     """Discard a card whose loss keeps ``missing`` lowest: highest penalty, least connected.
 
@@ -296,7 +293,7 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
 # ------------------------------------------------------------------ random
 
 
-@_jit
+@policy(SIG, alloc=False)
 def random_draw(hand, pub, melds, opts, rng):
     """Uniform among all legal draws (deep takes included: ask for them first)."""
     for i in range(1, opts[0] + 1):
@@ -305,17 +302,17 @@ def random_draw(hand, pub, melds, opts, rng):
     return opts[1 + below(rng, opts[0])]
 
 
-@_jit
+@policy(SIG, alloc=False)
 def always_go_down(hand, pub, melds, opts, rng):
     return 1
 
 
-@_jit
+@policy(SIG, alloc=False)
 def random_discard(hand, pub, melds, opts, rng):
     return opts[1 + below(rng, opts[0])]
 
 
-@_jit
+@policy(SIG, alloc=False)
 def random_buy(hand, pub, melds, opts, rng):
     return below(rng, 2)
 
@@ -323,17 +320,17 @@ def random_buy(hand, pub, melds, opts, rng):
 # ------------------------------------------------------------------ basic
 
 
-@_jit
+@policy(SIG, alloc=False)
 def basic_draw(hand, pub, melds, opts, rng):
     return better_draw(hand, pub, melds, opts, False)
 
 
-@_jit
+@policy(SIG, alloc=False)
 def basic_discard(hand, pub, melds, opts, rng):
     return greedy_discard(hand, pub, melds, opts, False, rng)
 
 
-@_jit
+@policy(SIG, alloc=False)
 def basic_buy(hand, pub, melds, opts, rng):
     """Buy when the card lowers ``missing`` and costs at most one extra stock card."""
     cfg = cfg_of(pub)
@@ -352,7 +349,7 @@ def basic_buy(hand, pub, melds, opts, rng):
 # ------------------------------------------------------------------ expert
 
 
-@_jit
+@policy(SIG, alloc=False)
 def expert_draw(hand, pub, melds, opts, rng):
     """Ask for the deep takes down to depth 4 when a card there shares a rank with the hand
     or sits next to a hand card of its suit; then as basic, plus cheap deep takes."""
@@ -367,7 +364,7 @@ def expert_draw(hand, pub, melds, opts, rng):
     return better_draw(hand, pub, melds, opts, True)
 
 
-@_jit
+@policy(SIG, alloc=False)
 def expert_go_down(hand, pub, melds, opts, rng):
     """Hold the contract back (no lay-off targets for others) unless it goes out, leaves
     at most 3 cards, an opponent is already down, or the wait is getting long."""
@@ -380,7 +377,7 @@ def expert_go_down(hand, pub, melds, opts, rng):
     return 1 if pub[P_OWN_TURN] >= 3 else 0
 
 
-@_jit
+@policy(SIG, alloc=False)
 def expert_discard(hand, pub, melds, opts, rng):
     return greedy_discard(hand, pub, melds, opts, True, rng)
 

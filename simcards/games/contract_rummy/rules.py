@@ -11,19 +11,22 @@ Randomness: stream 0 of the record shuffles (deals, refills, random first dealer
 stream 1 feeds the policies. The optional trace (``tr``) logs every action as rows of
 ``TRW`` integers, ``E_*`` codes below; replay.py prints it and referee.py re-checks it.
 """
-import numba as nb
 import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.errors import IllegalAnswer
+from simcards.core.policy import Layout
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.scratch import stack_int64, stack_int64_2d
+from simcards.core.jit import helper, inline, kernel
 from simcards.games.contract_rummy.melds import (
+    ACE_MODE, DEEP_USE, EXHAUSTION, FINAL_DISCARD, GO_OUT_DISCARD, SWAP_SCOPE,
+    C_ACE, C_MAX_JOK, C_MIN_NAT, C_MIN_SET, C_SET_DUP, C_UNIT_DEAL,
     C_BUY, C_BUY_AFTER, C_BUY_PEN, C_CONTRACTS, C_DECKS, C_DEEP, C_DEEP_BEFORE, C_DEEP_USE,
     C_EXHAUST, C_EXTRA_CARDS, C_EXTRA_MELDS, C_FINAL_ALL, C_FINAL_DISC, C_FIRST_DEALER, C_GO_OUT_DISC,
     C_HANDS, C_JOKERS, C_LAYOFF_SAME, C_MAX_BUYS, C_MAX_DEPTH, C_MAX_TURNS, C_MIN_RUN, C_NDEALS,
     C_NO_RETURN, C_NPL, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
-    C_TAKE_AFTER, C_TIE, DISC_FORBIDDEN, DISC_OPTIONAL, DISC_REQUIRED, INF, JOKER, M_CONTRACT, M_HI,
+    C_TAKE_AFTER, C_TIE, INF, JOKER, M_CONTRACT, M_HI,
     M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, add_to_meld,
     final_fits, final_go_out, final_go_out_ok, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
     pos_bounds, pos_type, popcount64,
@@ -34,7 +37,7 @@ from simcards.games.contract_rummy.view import (
     P_S, P_SEAT, P_SINGLE_TOP, P_STOCK, P_TARGET, P_TOTAL, P_TURN, PUB_SIZE,
 )
 
-_NB = nb.njit(cache=True, nogil=True, _nrt=False)  # no allocation below run_records: no refcounts (melds.py)
+# no allocation below run_records (helper/inline with alloc=False: no reference counts; melds.py)
 
 # ---- trace events: row = (code, seat, a, b, c, d)
 TRW = 6
@@ -43,17 +46,18 @@ E_DEEP, E_DEEP_CARD, E_BUY, E_BUY_STOCK, E_CONTRACT, E_MELD, E_MCARD, E_LAYOFF =
 E_SWAP, E_DISCARD, E_OUT, E_EXHAUSTED, E_SCORE, E_GAME_END, E_ENGINE_FALLBACK = 17, 18, 19, 20, 21, 22, 23
 EXH_CAP, EXH_NO_DRAW, EXH_EMPTY_STOCK = 1, 2, 3
 
-# ---- per-deal statistics (st)
-S_TURNS, S_EXHAUSTED, S_OUT, S_REFILLS, S_STOCK_DRAWS, S_TOP_TAKES, S_DEEP_TAKES, S_DEEP_CARDS = 0, 1, 2, 3, 4, 5, 6, 7
-S_LAYOFFS, S_EXTRA_MELDS, S_SWAPS, S_BUYS, S_FALLBACKS = 8, 9, 10, 11, 12
-S_PENDING = 13    # jokers swapped back this turn and still in hand (never discardable)
-S_SCORE = 16      # + seat
-S_DOWN_OWN = 24   # + seat: own turn index when down (-1)
-S_JOK_DEALT = 32  # + seat
-S_LEFT = 40       # + seat: cards in hand at the end
-S_OWN_TURNS = 48  # + seat
-S_ERROR = 56      # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (then IllegalAnswer)
-NST = 60
+# ---- per-deal statistics (st): the deal's counters, then per-seat slots (+ seat); constants S_*, NST
+ST = Layout("contract-rummy deal state",
+            turns=1, exhausted=1, out=1, refills=1, stock_draws=1, top_takes=1, deep_takes=1, deep_cards=1,
+            layoffs=1, extra_melds=1, swaps=1, buys=1, fallbacks=1,
+            pending=1,  # jokers swapped back this turn and still in hand (never discardable)
+            score=MAX_SEATS,
+            down_own=MAX_SEATS,  # own turn index when down (-1)
+            jok_dealt=MAX_SEATS,
+            left=MAX_SEATS,  # cards in hand at the end
+            own_turns=MAX_SEATS,
+            error=3)  # decision + 1, seat, value of an illegal policy answer (then IllegalAnswer)
+ST.export(globals(), "S_", size="NST")
 
 # decisions by their index in policies.DECISIONS (the error channel: core/errors.py)
 DEC_DRAW, DEC_GO_DOWN, DEC_DISCARD, DEC_BUY = 0, 1, 2, 3
@@ -85,7 +89,7 @@ def new_state(trace_rows=0):
 # ------------------------------------------------------------------ small helpers
 
 
-@nb.njit(cache=True, nogil=True, _nrt=False, inline="always")  # a flag test at every call site
+@inline(alloc=False)  # a flag test at every call site
 def log(tr, trn, code, seat, a, b, c, d):
     if trn[1] == 0:
         return
@@ -101,7 +105,7 @@ def log(tr, trn, code, seat, a, b, c, d):
     trn[0] = i + 1
 
 
-@_NB
+@helper(alloc=False)
 def illegal(st, decision, seat, value):
     """Note an illegal answer in st[S_ERROR..] and raise (no run-time values without NRT)."""
     st[S_ERROR] = decision + 1
@@ -110,14 +114,14 @@ def illegal(st, decision, seat, value):
     raise IllegalAnswer("contract-rummy: illegal policy answer")
 
 
-@_NB
+@helper(alloc=False)
 def discard_rule(cfg, pub):
-    if pub[P_FINAL_ALL] and cfg[C_FINAL_DISC] != 0:
+    if pub[P_FINAL_ALL] and cfg[C_FINAL_DISC] != FINAL_DISCARD.SAME:
         return cfg[C_FINAL_DISC] - 1
     return cfg[C_GO_OUT_DISC]
 
 
-@_NB
+@helper(alloc=False)
 def legal_discards(hand, cfg, pub, opts, pending):
     """Write the legal discard types to opts[1..]; return how many."""
     n = 0
@@ -135,7 +139,7 @@ def legal_discards(hand, cfg, pub, opts, pending):
     return n
 
 
-@_NB
+@helper(alloc=False)
 def end_ok(hand, cfg, pub, p, placed):
     """End-of-meld-phase constraints (3.4)."""
     if pub[P_TARGET] >= 0 and placed[0] < 1:
@@ -143,8 +147,8 @@ def end_ok(hand, cfg, pub, p, placed):
     h = pub[P_HLEN + p]
     rule = discard_rule(cfg, pub)
     if h == 0:
-        return rule != DISC_REQUIRED
-    if h == 1 and rule == DISC_FORBIDDEN:
+        return rule != GO_OUT_DISCARD.REQUIRED
+    if h == 1 and rule == GO_OUT_DISCARD.FORBIDDEN:
         return False
     st = pub[P_SINGLE_TOP]
     for t in range(NT):
@@ -156,7 +160,7 @@ def end_ok(hand, cfg, pub, p, placed):
 # ------------------------------------------------------------------ deal
 
 
-@_NB
+@helper(alloc=False)
 def build_pack(cfg, pack):
     n = 0
     for d in range(cfg[C_DECKS]):
@@ -169,7 +173,7 @@ def build_pack(cfg, pack):
     return n
 
 
-@_NB
+@helper(alloc=False)
 def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, trn, pack, known, kseat):
     """Shuffle and deal deal ``k`` (0-based) as in 2.2; reset the deal state.
 
@@ -245,7 +249,7 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
             log(tr, trn, E_STOCK, -1, i, stock[ns - 1 - i], 0, 0)
 
 
-@_NB
+@helper(alloc=False)
 def refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
     """Reshuffle the pile except its top card into the stock (2.4). False if impossible."""
     pl = pub[P_PILE_LEN]
@@ -267,22 +271,22 @@ def refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
     return True
 
 
-@_NB
+@helper(alloc=False)
 def stock_card(cfg, pub, stock, pile_who, rng, st, tr, trn):
     """Pop the stock top, refilling first if allowed; -1 if no card."""
     if pub[P_STOCK] == 0:
-        if cfg[C_EXHAUST] != 0 or not refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
+        if cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE or not refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
             return -1
     pub[P_STOCK] -= 1
     return stock[pub[P_STOCK]]
 
 
-@_NB
+@helper(alloc=False)
 def stock_available(cfg, pub, need):
     """Whether ``need`` stock cards can be supplied (with a refill if allowed)."""
     if pub[P_STOCK] >= need:
         return True
-    if cfg[C_EXHAUST] != 0:
+    if cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE:
         return False
     # a refill happens only when the stock is empty
     if pub[P_STOCK] == 0:
@@ -293,7 +297,7 @@ def stock_available(cfg, pub, need):
 # ------------------------------------------------------------------ table actions
 
 
-@_NB
+@helper(alloc=False)
 def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr, trn):
     """Put a new meld (a solution row) on the table from ``hand``."""
     i = pub[P_NMELDS]
@@ -342,12 +346,12 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
         st[S_EXTRA_MELDS] += 1
 
 
-@_NB
+@helper(alloc=False)
 def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     add_to_meld(cfg, melds[i], slot, t == JOKER)
     hand[t] -= 1
     pub[P_HLEN + p] -= 1
-    if t == target and cfg[C_DEEP_USE] == 0:  # meld_only: a lay-off does not place the target
+    if t == target and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:  # meld_only: a lay-off does not place the target
         placed[0] += 1
     if t == JOKER and placed[1] > 0:
         placed[1] -= 1
@@ -356,7 +360,7 @@ def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     log(tr, trn, E_LAYOFF, p, i, t, slot, 0)
 
 
-@_NB
+@helper(alloc=False)
 def joker_target_slot(cfg, hand, pub, melds, origin):
     """Best free slot for a joker: one that lets a held natural follow it (+4), on a run
     (+1; a joker in a set is dead), on the meld it was swapped from (+1); never one a
@@ -390,19 +394,19 @@ def joker_target_slot(cfg, hand, pub, melds, origin):
     return best_i, best_s
 
 
-@_NB
+@helper(alloc=False)
 def _pos_ok(cfg, p):
-    a = cfg[7]
-    if a == 3:
+    a = cfg[C_ACE]
+    if a == ACE_MODE.WRAP:
         return True
-    if a == 0:
+    if a == ACE_MODE.LOW:
         return 1 <= p <= 13
-    if a == 1:
+    if a == ACE_MODE.HIGH:
         return 2 <= p <= 14
     return 1 <= p <= 14
 
 
-@_NB
+@helper(alloc=False)
 def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
     """Lay off natural cards until nothing more fits (safe among lay-offs, 9.3)."""
     changed = True
@@ -422,7 +426,7 @@ def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
                     break
 
 
-@_NB
+@helper(alloc=False)
 def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
     """Joker swaps (3.3.4): take back jokers whose declared card is held; re-place each at once."""
     if cfg[C_SWAP] == 0:
@@ -431,7 +435,7 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
         return
     for i in range(pub[P_NMELDS]):
         m = melds[i]
-        if cfg[C_SWAP_SCOPE] == 1 and m[M_OWNER] == p:
+        if cfg[C_SWAP_SCOPE] == SWAP_SCOPE.OTHERS_ONLY and m[M_OWNER] == p:
             continue
         if m[M_KIND] == RUN:
             for pos in range(m[M_LO], m[M_HI] + 1):
@@ -455,11 +459,11 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
                 _swapped(cfg, hand, pub, melds, p, i, t, s, target, placed, st, tr, trn)
 
 
-@_NB
+@helper(alloc=False)
 def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     hand[t] -= 1
     hand[JOKER] += 1
-    if t == target and cfg[C_DEEP_USE] == 0:
+    if t == target and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
         placed[0] += 1
     if target == JOKER:
         placed[0] -= 1
@@ -473,7 +477,7 @@ def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
         st[S_PENDING] += 1
 
 
-@_NB
+@helper(alloc=False)
 def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, sol):
     """Lay new melds from the hand (runs first), target first; ``budget`` = jokers allowed."""
     while True:
@@ -497,13 +501,13 @@ def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, s
         lay_meld(cfg, hand, pub, melds, p, sol[0], 0, target, placed, st, tr, trn)
 
 
-@_NB
+@helper(alloc=False)
 def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol):
     """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back.
 
     A deep-take target that fits a meld is laid off first; ``reserve`` = -2 does only that.
     """
-    if target >= 0 and target < 52 and placed[0] < 1 and hand[target] > 0 and cfg[C_DEEP_USE] == 0:
+    if target >= 0 and target < 52 and placed[0] < 1 and hand[target] > 0 and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
         for i in range(pub[P_NMELDS]):
             sl = natural_slot(cfg, melds[i], target)
             if sl != -1:
@@ -539,7 +543,7 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
 # ------------------------------------------------------------------ snapshots
 
 
-@_NB
+@helper(alloc=False)
 def snap_save(hand, pub, melds, st, trn, buf):
     nm = pub[P_NMELDS]
     k = 0
@@ -553,13 +557,13 @@ def snap_save(hand, pub, melds, st, trn, buf):
         for f in range(MF):
             buf[k] = melds[i, f]
             k += 1
-    for i in range(16):
+    for i in range(S_SCORE):  # the deal's counters (the per-seat slots follow)
         buf[k] = st[i]
         k += 1
     buf[k] = trn[0]
 
 
-@_NB
+@helper(alloc=False)
 def snap_load(hand, pub, melds, st, trn, buf):
     k = 0
     for t in range(NT):
@@ -573,7 +577,7 @@ def snap_load(hand, pub, melds, st, trn, buf):
         for f in range(MF):
             melds[i, f] = buf[k]
             k += 1
-    for i in range(16):
+    for i in range(S_SCORE):
         st[i] = buf[k]
         k += 1
     trn[0] = buf[k]
@@ -582,7 +586,7 @@ def snap_load(hand, pub, melds, st, trn, buf):
 # ------------------------------------------------------------------ meld phase
 
 
-@_NB
+@helper(alloc=False)
 def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed, st, tr, trn, sol):
     """One candidate meld phase: 1 if it meets 3.4, 0 if not, -1 if no reserve choice can help.
 
@@ -596,7 +600,7 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
         if pub[P_FINAL_ALL]:
             return 1 if final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol) else -1
         force = -1
-        if target >= 0 and target < 52 and (cfg[C_DEEP_USE] == 1 or not cfg[C_LAYOFF_SAME]):
+        if target >= 0 and target < 52 and (cfg[C_DEEP_USE] == DEEP_USE.MELD_ONLY or not cfg[C_LAYOFF_SAME]):
             force = target
         n = find_contract(hand, S, R, cfg, hand[JOKER], force, True, sol)
         if n < 0 and target >= 0 and target < 52 and force < 0:
@@ -620,7 +624,7 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
     return 1 if end_ok(hand, cfg, pub, p, placed) else 0
 
 
-@_NB
+@helper(alloc=False)
 def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, reserve):
     """Longer contract melds: extend the melds from index ``first`` with held naturals."""
     hidden = reserve >= 0 and hand[reserve] > 0
@@ -647,7 +651,7 @@ def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, re
         hand[reserve] += 1
 
 
-@_NB
+@helper(alloc=False)
 def final_possible(hand, R):
     """Necessary for going out in the all-at-once final deal: after one discard at most,
     the naturals lie in at most R suits."""
@@ -664,7 +668,7 @@ def final_possible(hand, R):
     return suits <= R or (suits == R + 1 and singles > 0)
 
 
-@_NB
+@helper(alloc=False)
 def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     """All-at-once final deal (3.6): go out now or lay nothing."""
     rule = discard_rule(cfg, pub)
@@ -676,10 +680,10 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     final_fits(hand, cfg, fits)
     for opt in range(-1, NT):
         if opt == -1:
-            if rule == DISC_REQUIRED:
+            if rule == GO_OUT_DISCARD.REQUIRED:
                 continue
         else:
-            if rule == DISC_FORBIDDEN or hand[opt] == 0:
+            if rule == GO_OUT_DISCARD.FORBIDDEN or hand[opt] == 0:
                 continue
             if cfg[C_NO_RETURN] and opt == pub[P_SINGLE_TOP]:
                 continue
@@ -700,7 +704,7 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
     return target < 0 and end_ok(hand, cfg, pub, p, placed)
 
 
-@_NB
+@helper(alloc=False)
 def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
     """Play the first legal meld phase that goes down/disposes, trying reserve choices in
     order (none, each legal discard type, no disposal); ``buf`` holds the starting state."""
@@ -720,7 +724,7 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf
     return False
 
 
-@_NB
+@helper(alloc=False)
 def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, opts, buf, sol, ask):
     """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
     hand = hands[p]
@@ -763,22 +767,22 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
 # ------------------------------------------------------------------ draws
 
 
-@_NB
+@helper(alloc=False)
 def quick_meld_with(cfg, hand, t):
     """Whether a minimum-size set or run holding natural t can be made from ``hand``."""
     J = hand[JOKER]
-    if J > cfg[9]:  # C_MAX_JOK
-        J = cfg[9]
-    need = cfg[8]  # C_MIN_NAT
+    if J > cfg[C_MAX_JOK]:
+        J = cfg[C_MAX_JOK]
+    need = cfg[C_MIN_NAT]
     s = t // 13
     r = t % 13
     nat = 0
     for s2 in range(4):
         c = hand[s2 * 13 + r]
-        if cfg[5] == 0 and c > 1:  # C_SET_DUP
+        if cfg[C_SET_DUP] == 0 and c > 1:
             c = 1
         nat += c
-    if nat >= need and nat + J >= cfg[3]:  # C_MIN_SET
+    if nat >= need and nat + J >= cfg[C_MIN_SET]:
         return True
     L = cfg[C_MIN_RUN]
     pmin, pmax, maxlen = pos_bounds(cfg)
@@ -798,7 +802,7 @@ def quick_meld_with(cfg, hand, t):
     return False
 
 
-@_NB
+@helper(alloc=False)
 def related(cfg, hand, t):
     """A joker, another card of t's rank, or a same-suit card within run reach is held."""
     if hand[JOKER] > 0:
@@ -814,7 +818,7 @@ def related(cfg, hand, t):
     return False
 
 
-@_NB
+@helper(alloc=False)
 def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
     """Necessary conditions for a deep take (hand already holds the taken cards)."""
     if not pub[P_DOWN + p]:
@@ -828,7 +832,7 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
         return rel and find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], target, True, sol) >= 0
     if target == JOKER:
         return True
-    if cfg[C_DEEP_USE] == 0:
+    if cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
         for i in range(pub[P_NMELDS]):
             m = melds[i]
             if natural_slot(cfg, m, target) != -1:
@@ -850,7 +854,7 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
                         pos += direction
     if cfg[C_EXTRA_MELDS] and quick_meld_with(cfg, hand, target):
         return True
-    if cfg[C_SWAP] and cfg[C_DEEP_USE] == 0:
+    if cfg[C_SWAP] and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
         for i in range(pub[P_NMELDS]):
             m = melds[i]
             if m[M_KIND] == RUN and m[M_KEY] == target // 13:
@@ -860,7 +864,7 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
     return False
 
 
-@_NB
+@helper(alloc=False)
 def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
     """Whether DEEP(d) leaves a legal meld phase placing the target (checked by playing it
     on a copy of the state)."""
@@ -875,7 +879,7 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
         hand[pub[P_PILE + pl - k]] -= 1
     if not rel:
         return False
-    if pub[P_DOWN + p] and target < 52 and cfg[C_DEEP_USE] == 0:
+    if pub[P_DOWN + p] and target < 52 and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
         # a down player can always lay off just the target when it fits a meld: he still
         # holds >= 2 cards afterwards (d >= 2), none of them barred from the discard
         for i in range(pub[P_NMELDS]):
@@ -905,7 +909,7 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
     return ok
 
 
-@_NB
+@helper(alloc=False)
 def _feasible_with(cfg, hand, pub, pl, d, sol):
     """Whether the contract can be made from the hand plus the top d pile cards."""
     for k in range(1, d + 1):
@@ -916,7 +920,7 @@ def _feasible_with(cfg, hand, pub, pl, d, sol):
     return ok
 
 
-@_NB
+@helper(alloc=False)
 def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, with_deep):
     """Legal draws into opts (0 stock, 1 top, d deep). With ``with_deep`` = 0 the deep takes
     are not worked out; -1 is listed instead when some may exist (ASK_DEEP). Otherwise deep
@@ -979,7 +983,7 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
     return n
 
 
-@_NB
+@helper(alloc=False)
 def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, tr, trn, buy_f, opts):
     """"May I" (3.2.1): others may buy the top discard before p draws from the stock."""
     n = cfg[C_NPL]
@@ -998,7 +1002,7 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
             continue
         # the stock (refilled from the pile without the bought card if empty) must
         # supply the penalty cards and the player's own draw
-        if pub[P_STOCK] < pen + 1 and (pub[P_STOCK] > 0 or cfg[C_EXHAUST] != 0 or pl - 2 < pen + 1):
+        if pub[P_STOCK] < pen + 1 and (pub[P_STOCK] > 0 or cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE or pl - 2 < pen + 1):
             return
         top = pub[P_PILE + pl - 1]
         opts[0] = top
@@ -1025,7 +1029,7 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
 # ------------------------------------------------------------------ turn and deal
 
 
-@_NB
+@helper(alloc=False)
 def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, rng_deck, rng_pol,
               draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol):
     hand = hands[p]
@@ -1130,7 +1134,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     return T_CONTINUE
 
 
-@_NB
+@helper(alloc=False)
 def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
               draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat):
     """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``known``, see
@@ -1142,7 +1146,7 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, r
     out = -1
     exhausted = 0
     while True:
-        if cfg[C_EXHAUST] != 0 and pub[P_STOCK] == 0:
+        if cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE and pub[P_STOCK] == 0:
             exhausted = EXH_EMPTY_STOCK
             break
         t += 1
@@ -1184,7 +1188,7 @@ MAX_REC_DEALS = 10
 GAME_NCOLS = GAME_HEAD + MAX_REC_DEALS * GAME_PER_DEAL
 
 
-@_NB
+@helper(alloc=False)
 def write_deal_row(row, k, cfg, pub, st, dealer):
     row[0] = k + 1
     row[1] = cfg[C_CONTRACTS + 2 * k]
@@ -1213,7 +1217,7 @@ def write_deal_row(row, k, cfg, pub, st, dealer):
         row[20 + 3 * MAX_SEATS + q] = st[S_LEFT + q]
 
 
-@_NB
+@helper(alloc=False)
 def game_winners(totals, wins, n, tie_break):
     """Bitmask of winners: lowest total; with tie_break 1 the tied player with most deals won."""
     best = INF
@@ -1237,7 +1241,7 @@ def game_winners(totals, wins, n, tie_break):
     return mask
 
 
-@nb.njit(cache=True, nogil=True)  # allocates its owners: needs the runtime
+@kernel  # allocates its owners: needs the runtime
 def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
                 hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
@@ -1277,14 +1281,14 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
             wins[q] = 0
             pub[P_TOTAL + q] = totals[q]
         if not unit_game:
-            k = cfg[38]
+            k = cfg[C_UNIT_DEAL]
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
                       draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat)
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
-        k0 = cfg[38] if kseat >= 0 else 0
+        k0 = cfg[C_UNIT_DEAL] if kseat >= 0 else 0
         for k in range(k0, nd):
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,

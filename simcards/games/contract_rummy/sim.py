@@ -9,64 +9,39 @@ from simcards.games.contract_rummy.policies import DECISIONS
 from simcards.games.contract_rummy import rules
 from simcards.games.contract_rummy.variant import ContractRummyVariant
 
-_ENUM = {
-    "ace_mode": ("low", "high", "both", "wrap"),
-    "contract_runs_suits": ("distinct", "not_all_same", "non_contiguous", "any"),
-    "final_deal_go_out_discard": ("same", "optional", "required", "forbidden"),
-    "go_out_discard": ("optional", "required", "forbidden"),
-    "deep_take_target_use": ("meld_or_layoff", "meld_only"),
-    "joker_swap_scope": ("any", "others_only"),
-    "stock_exhaustion": ("reshuffle", "end_deal"),
-    "tie_break": ("shared", "most_deals_won"),
+# the variant field behind each one-value cfg slot (melds.CFG), packed by its kind (Layout.pack: booleans
+# 0/1, an enum the index of its choice in the field's own `choices`, a random seat -1), None (no limit) INF
+CFG_FIELDS = {
+    "npl": "num_players", "min_set": "min_set_size", "max_set": "max_set_size",
+    "set_dup": "set_duplicate_suits", "min_run": "min_run_length", "ace": "ace_mode",
+    "min_nat": "min_naturals_per_meld", "max_jok": "max_jokers_per_meld", "run_suits": "contract_runs_suits",
+    "sets_distinct": "contract_sets_distinct_ranks", "extra_cards": "contract_meld_extra_cards",
+    "extra_melds": "extra_melds_after_contract", "layoff_same": "layoff_same_turn_as_contract",
+    "final_all": "final_deal_all_at_once", "final_disc": "final_deal_go_out_discard", "go_out_disc": "go_out_discard",
+    "no_return": "no_return_discard", "take_after": "discard_take_after_contract", "deep": "deep_take_enabled",
+    "deep_before": "deep_take_before_contract", "deep_use": "deep_take_target_use",
+    "max_depth": "max_deep_take_depth", "buy": "buying_enabled", "buy_pen": "buy_penalty_cards",
+    "max_buys": "max_buys_per_deal", "buy_after": "buy_after_contract", "swap": "joker_swap_enabled",
+    "swap_prior": "joker_swap_requires_prior_contract", "swap_sets": "joker_swap_from_sets",
+    "swap_scope": "joker_swap_scope", "swap_place": "joker_swap_must_place", "exhaust": "stock_exhaustion",
+    "max_turns": "max_turns_per_deal", "tie": "tie_break", "first_dealer": "first_dealer",
+}
+# the one-value slots computed from several fields
+CFG_DERIVED = {
+    "decks": ContractRummyVariant.decks,
+    "jokers": ContractRummyVariant.jokers,
+    "ndeals": lambda v: len(v.contracts),
+    "unit_deal": lambda v: v.contract - 1,
 }
 
 
 def variant_config(v: ContractRummyVariant) -> np.ndarray:
-    """The int64 rule array (melds.C_*) the kernel and the policies read."""
-    c = np.zeros(M.NCFG, np.int64)
-    e = lambda name: _ENUM[name].index(getattr(v, name))  # noqa: E731
-    c[M.C_NPL] = v.num_players
-    c[M.C_DECKS] = v.decks()
-    c[M.C_JOKERS] = v.jokers()
-    c[M.C_MIN_SET] = v.min_set_size
-    c[M.C_MAX_SET] = v.max_set_size
-    c[M.C_SET_DUP] = int(v.set_duplicate_suits)
-    c[M.C_MIN_RUN] = v.min_run_length
-    c[M.C_ACE] = e("ace_mode")
-    c[M.C_MIN_NAT] = v.min_naturals_per_meld
-    c[M.C_MAX_JOK] = M.INF if v.max_jokers_per_meld is None else v.max_jokers_per_meld
-    c[M.C_RUN_SUITS] = e("contract_runs_suits")
-    c[M.C_SETS_DISTINCT] = int(v.contract_sets_distinct_ranks)
-    c[M.C_EXTRA_CARDS] = int(v.contract_meld_extra_cards)
-    c[M.C_EXTRA_MELDS] = int(v.extra_melds_after_contract)
-    c[M.C_LAYOFF_SAME] = int(v.layoff_same_turn_as_contract)
-    c[M.C_FINAL_ALL] = int(v.final_deal_all_at_once)
-    c[M.C_FINAL_DISC] = e("final_deal_go_out_discard")
-    c[M.C_GO_OUT_DISC] = e("go_out_discard")
-    c[M.C_NO_RETURN] = int(v.no_return_discard)
-    c[M.C_TAKE_AFTER] = int(v.discard_take_after_contract)
-    c[M.C_DEEP] = int(v.deep_take_enabled)
-    c[M.C_DEEP_BEFORE] = int(v.deep_take_before_contract)
-    c[M.C_DEEP_USE] = e("deep_take_target_use")
-    c[M.C_MAX_DEPTH] = M.INF if v.max_deep_take_depth is None else v.max_deep_take_depth
-    c[M.C_BUY] = int(v.buying_enabled)
-    c[M.C_BUY_PEN] = v.buy_penalty_cards
-    c[M.C_MAX_BUYS] = v.max_buys_per_deal
-    c[M.C_BUY_AFTER] = int(v.buy_after_contract)
-    c[M.C_SWAP] = int(v.joker_swap_enabled)
-    c[M.C_SWAP_PRIOR] = int(v.joker_swap_requires_prior_contract)
-    c[M.C_SWAP_SETS] = int(v.joker_swap_from_sets)
-    c[M.C_SWAP_SCOPE] = e("joker_swap_scope")
-    c[M.C_SWAP_PLACE] = int(v.joker_swap_must_place)
-    c[M.C_EXHAUST] = e("stock_exhaustion")
-    c[M.C_MAX_TURNS] = v.max_turns_per_deal
-    c[M.C_TIE] = e("tie_break")
-    c[M.C_NDEALS] = len(v.contracts)
-    c[M.C_FIRST_DEALER] = -1 if v.first_dealer == "random" else int(v.first_dealer)
-    c[M.C_UNIT_DEAL] = v.contract - 1
+    """The int64 rule array (slots ``melds.CFG``) the kernel and the policies read."""
+    c = M.CFG.pack(v, CFG_FIELDS, none=M.INF)
+    for slot, value in CFG_DERIVED.items():
+        c[M.CFG.offset[slot]] = value(v)
     pv = v.penalty_values  # A 2 .. K JK  ->  core ranks 2..A, joker
-    for r in range(12):
-        c[M.C_PEN + r] = pv[r + 1]
+    c[M.C_PEN:M.C_PEN + 12] = pv[1:13]
     c[M.C_PEN + 12] = pv[0]
     c[M.C_PEN + 13] = pv[13]
     for k, (s, r) in enumerate(v.contract_pairs()):

@@ -10,32 +10,36 @@ Every decision function is called as ``f(hand, pub, melds, opts, rng)``:
 - ``opts``: int64[OPT_SIZE], decision-specific options (see policies.py).
 - ``rng``: uint64[1], the record's policy random stream (``simcards.core.rng``).
 """
+from simcards.core.policy import Layout
+from simcards.games.contract_rummy.melds import NCFG
+
 MAX_SEATS = 8
 MAX_MELDS = 96
 MAX_CARDS = 168  # 3 decks + 6 jokers, rounded up
 OPT_SIZE = MAX_CARDS + 8
 
-P_SEAT = 0         # seat deciding
-P_NPL = 1          # number of players
-P_DEAL = 2         # deal number, 1-based
-P_S = 3            # contract sets
-P_R = 4            # contract runs
-P_FINAL_ALL = 5    # 1 when this deal is the all-at-once final deal (3.6)
-P_TURN = 6         # turn number in the deal, 1-based
-P_STOCK = 7        # cards in the stock
-P_PILE_LEN = 8     # cards in the discard pile
-P_NMELDS = 9       # melds on the table
-P_DEALER = 10
-P_DRAW = 11        # this turn's draw: -1 not yet, 0 stock, 1 top, d >= 2 deep
-P_SINGLE_TOP = 12  # card type taken by a TOP draw this turn, else -1
-P_TARGET = 13      # deep-take target type this turn, else -1
-P_HAND_SIZE = 14   # cards dealt this deal
-P_OWN_TURN = 15    # the deciding player's own turn count in this deal
-P_DOWN = 16        # + seat: 1 if down
-P_DOWN_TURN = 24   # + seat: turn number when he went down, -1
-P_HLEN = 32        # + seat: cards in hand
-P_TOTAL = 40       # + seat: game total before this deal
-P_BUYS = 48        # + seat: buys this deal
-P_CFG = 56         # + NCFG: the rule configuration (melds.C_*)
-P_PILE = 160       # + i: pile cards, bottom (i = 0) to top (i = pile_len - 1)
-PUB_SIZE = P_PILE + MAX_CARDS
+# pub: one slot per fact, in this order; VIEW.export makes P_SEAT, P_NPL, ..., P_PILE and PUB_SIZE
+VIEW = Layout("contract-rummy view",
+              seat=1,  # seat deciding
+              npl=1,  # number of players
+              deal=1,  # deal number, 1-based
+              s=1, r=1,  # contract sets, runs
+              final_all=1,  # 1 when this deal is the all-at-once final deal (3.6)
+              turn=1,  # turn number in the deal, 1-based
+              stock=1,  # cards in the stock
+              pile_len=1,  # cards in the discard pile
+              nmelds=1,  # melds on the table
+              dealer=1,
+              draw=1,  # this turn's draw: -1 not yet, 0 stock, 1 top, d >= 2 deep
+              single_top=1,  # card type taken by a TOP draw this turn, else -1
+              target=1,  # deep-take target type this turn, else -1
+              hand_size=1,  # cards dealt this deal
+              own_turn=1,  # the deciding player's own turn count in this deal
+              down=MAX_SEATS,  # + seat: 1 if down
+              down_turn=MAX_SEATS,  # + seat: turn number when he went down, -1
+              hlen=MAX_SEATS,  # + seat: cards in hand
+              total=MAX_SEATS,  # + seat: game total before this deal
+              buys=MAX_SEATS,  # + seat: buys this deal
+              cfg=NCFG,  # the rule configuration (melds.CFG: P_CFG + C_*)
+              pile=MAX_CARDS)  # + i: pile cards, bottom (i = 0) to top (i = pile_len - 1)
+VIEW.export(globals(), "P_", size="PUB_SIZE")

@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import DIAMONDS, SPADES, card, popcount
+from simcards.core.jit import helper, inline
 
 VAL = np.array([1 if r == 12 else r + 2 for s in range(4) for r in range(13)], dtype=np.int64)
 PTS = np.zeros(52, dtype=np.int64)
@@ -25,13 +26,13 @@ ALL_CARDS = (1 << 52) - 1
 assert PTS.sum() == 100
 
 
-@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
+@inline(nb.int64(nb.int64))
 def ncards(m):
     """Number of cards in an int64 mask."""
     return popcount(np.uint64(m))
 
 
-@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
+@inline(nb.int64(nb.int64))
 def low_card(m):
     """The lowest card of a non-empty int64 mask."""
     return popcount(np.uint64((m & -m) - 1))
@@ -42,7 +43,7 @@ OTHER_ACES = sum(1 << card(12, s) for s in range(4) if s != SPADES)
 TEN_OF_DIAMONDS = card(8, DIAMONDS)
 
 
-@nb.njit(nb.int64(nb.int64), cache=True, inline="always")
+@inline(nb.int64(nb.int64))
 def mask_points(m):
     """Card points in a mask: spades by value, the other aces 1, TD 6."""
     t = ncards(m & OTHER_ACES) + 6 * ((m >> TEN_OF_DIAMONDS) & 1)
@@ -53,7 +54,7 @@ def mask_points(m):
     return t
 
 
-@nb.njit(nb.int64(nb.int64), cache=True)
+@helper(nb.int64(nb.int64))
 def mask_sum(m):
     """Sum of capture values in a mask."""
     t = 0
@@ -63,7 +64,7 @@ def mask_sum(m):
     return t
 
 
-@nb.njit(nb.int64(nb.int64), cache=True)
+@helper(nb.int64(nb.int64))
 def value_set(m):
     """Bit ``v`` set for every capture value ``v`` present in the mask."""
     s = 0

@@ -35,49 +35,57 @@ THROW; ``loose`` the mask of loose cards taken (CAPTURE) or put into the house
 (BUILD/ADD, auto-merged cards excluded); ``house`` 1 when a CAPTURE takes the house of
 its value (always, when there is one, under ``capture_maximal``).
 """
-S_SEAT, S_DEALER, S_BIDDER, S_BID, S_PLAY, S_HAND, S_LOOSE = 0, 1, 2, 3, 4, 5, 6
-S_PILE = 7
-S_SWEEP_PTS = 9
-S_LAST_CAPTURE = 11
-S_NCARDS = 12
-S_HOUSE = 16
-S_OWNERS = 30
-S_PLAYED = 44
-S_D = 48
-S_SWEEP_VALUE, S_EARLY_VALUE, S_EARLY_PLAYS, S_LAST_VALUE = 49, 50, 51, 52
-S_MIN_HOUSE, S_MIN_BID, S_PARTNER_FREE = 53, 54, 55
-S_NPLAYERS = 56       # 4, or 2 for the two-player game (then seat = team, no partners)
-S_PRIVATE = 60
-# kernel-private bookkeeping
-S_HANDS = 60          # + seat
-S_STOCK = 64
-S_HIDDEN = 65
-S_SWEEPS = 66         # + 0 early, 1 normal, 2 last play (counts)
-S_BUILT, S_BROKEN, S_ADDED = 69, 70, 71
-S_TRACK_VALUE = 72    # current value of the house built by the opening (-1 if none / gone)
-S_TRACK_TEAM = 73     # team that captured the opening house (-1)
-S_TRACK_AT = 74       # value at which it was captured (-1)
-S_OPEN_CARD, S_OPEN_KIND = 75, 76
-S_MAX_MOVES, S_SUM_MOVES = 77, 78
-S_LEFTOVER = 79       # mask of loose cards collected at the end
-S_REDEALS = 80
-S_CARD_PTS = 81       # + team
-S_SCORE = 83          # + team
-S_OPEN_HAND = 85      # the bidder's first four cards
-S_OPEN_FLOOR = 86     # the four floor cards
-S_LEFTOVER_TEAM = 87
-S_ERROR = 88          # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
-ST_SIZE = 92
+from simcards.core.policy import Layout
+from simcards.games.seep.variant import SeepVariant
+
+# the state, one slot per fact in this order (+ seat, + team, + value: slots of several values);
+# STATE.export makes S_SEAT, S_DEALER, ..., S_ERROR and ST_SIZE
+STATE = Layout("seep state",
+               # public: what a policy's view holds
+               seat=1, dealer=1, bidder=1, bid=1, play=1, hand=1, loose=1,
+               pile=2, sweep_pts=2, last_capture=1, ncards=4, house=14, owners=14, played=4, d=1,
+               sweep_value=1, early_value=1, early_plays=1, last_value=1,
+               min_house=1, min_bid=1, partner_free=1,
+               nplayers=1,  # 4, or 2 for the two-player game (then seat = team, no partners)
+               # kernel-private bookkeeping
+               hands=4,  # + seat
+               stock=1, hidden=1,
+               sweeps=3,  # + 0 early, 1 normal, 2 last play (counts)
+               built=1, broken=1, added=1,
+               track_value=1,  # current value of the house built by the opening (-1 if none / gone)
+               track_team=1,  # team that captured the opening house (-1)
+               track_at=1,  # value at which it was captured (-1)
+               open_card=1, open_kind=1, max_moves=1, sum_moves=1,
+               leftover=1,  # mask of loose cards collected at the end
+               redeals=1,
+               card_pts=2,  # + team
+               score=2,  # + team
+               open_hand=1,  # the bidder's first four cards
+               open_floor=1,  # the four floor cards
+               leftover_team=1,
+               error=3)  # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
+STATE.export(globals(), "S_", size="ST_SIZE")
+S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")
 M_KIND, M_CARD, M_TARGET, M_LOOSE, M_HOUSE = 0, 1, 2, 3, 4
 M_COLS = 5
 
-# configuration slots (int64 array built from the variant by rules.cfg_of)
-(C_CAP_SUMS, C_CAP_MAX, C_THROW_NC, C_OWNER_THROW, C_ABSORB, C_DIRECT, C_PARTNER_FREE,
- C_MIN_HOUSE, C_MIN_BID, C_SWEEP, C_EARLY, C_EARLY_PLAYS, C_LAST, C_MIN_RULE, C_MIN_THR,
- C_MIN_SWEEPS, C_LEAD, C_LEAD_INCL, C_MATCH_N, C_MATCH_MODE, C_FIRST_DEALER, C_DEALER_RULE,
- C_LOSING_BASIS, C_TIE, C_AFTER_BAAZI, C_END_HOUSE, C_MAX_DEALS, C_NPLAYERS) = range(28)
-C_SIZE = 32
-ABSORB_OPTIONAL, ABSORB_MANDATORY, ABSORB_FORBIDDEN = 0, 1, 2
+# configuration slots (int64 array built from the variant by rules.cfg_of); C_CAP_SUMS, ..., C_SIZE
+CONFIG = Layout("seep config",
+                cap_sums=1, cap_max=1, throw_nc=1, owner_throw=1, absorb=1, direct=1, partner_free=1,
+                min_house=1, min_bid=1, sweep=1, early=1, early_plays=1, last=1, min_rule=1, min_thr=1,
+                min_sweeps=1, lead=1, lead_incl=1, match_n=1, match_mode=1, first_dealer=1, dealer_rule=1,
+                losing_basis=1, tie=1, after_baazi=1, end_house=1, max_deals=1, nplayers=1)
+CONFIG.export(globals(), "C_", size="C_SIZE")
+
+# the enum rules' choices as named constants (IntEnums from the variant, valued as packed: ABSORB.FORBIDDEN
+# is the index of "forbidden"); numba compiles them as constants
+ABSORB = SeepVariant.choice_enum("absorption_mode")
+MATCH_MODE = SeepVariant.choice_enum("match_mode")
+DEALER_RULE = SeepVariant.choice_enum("dealer_rule")
+LOSING_BASIS = SeepVariant.choice_enum("losing_team_basis")
+TIE_DEALER = SeepVariant.choice_enum("tie_dealer")
+AFTER_BAAZI = SeepVariant.choice_enum("dealer_after_baazi")
+END_HOUSE = SeepVariant.choice_enum("end_house_policy")

@@ -13,12 +13,12 @@ own deal order (computed in Python from ``rules.deal_stock``), so every constrai
 about a seat's whole hand for the deal (the bidder: the four known cards and the
 later ones).
 """
-import numba as nb
 import numpy as np
 
 from simcards.core.cards import SUIT_MASKS
 from simcards.core.deal import deal_constrained
 from simcards.core.rng import shuffle, stream_start
+from simcards.core.jit import helper, kernel
 from simcards.games.seep.cards import low_card
 from simcards.games.seep.layout import (
     BUILD, C_NPLAYERS, M_COLS, S_HANDS, S_NCARDS, S_OPEN_CARD, S_OPEN_KIND, S_PILE, S_SCORE, S_TRACK_TEAM, ST_SIZE,
@@ -37,7 +37,7 @@ MAX_TRIES = 10_000       # deals tried per record for the length bounds
 MAX_ACCEPT_TRIES = 100_000
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def layout_deck(known, hands, pos_holder, deck, buf, rng):
     """The deck order giving each holder its dealt cards: known cards first (bidder's
     four), each holder's other cards in a random order over its positions."""
@@ -62,7 +62,7 @@ def layout_deck(known, hands, pos_holder, deck, buf, rng):
                 i += 1
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, useed, urec, cards, hands, seat_hands,
                 buf, rdeal, deck):
     """The deck of record ``urec`` (stream 0): holders' cards drawn around the fixed ones
@@ -84,7 +84,7 @@ def deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, useed
     layout_deck(known, hands, pos_holder, deck, buf, rdeal)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder,
                          dealer, D0, options, baazi, max_baazi_deals, seed, start, count, out):
     """Row ``r`` of ``out``: per bid slot ``FIELDS`` (``NOT_AN_OPTION`` for bids not held),
@@ -156,7 +156,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
                 out[r, base + F_DEALS] = deals
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
                      D0, bid, seed, rec, st, deck, tr_state, tr_moves, tr_off, tr_choice):
     """Record ``rec``'s deal played with ``bid``, traced (twin of :func:`simulate_bid_options`)."""

@@ -27,12 +27,12 @@ run as ``--policy my_bots.py:mine``.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 from numba import types
 
 from simcards.core.policy import Decision, Policy
 from simcards.core.rng import below
+from simcards.core.jit import helper, policy
 from simcards.games.seep.cards import ALL_CARDS, PTS, VAL, VALMASK, low_card, mask_points, mask_sum, ncards
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_EARLY_PLAYS,
@@ -40,9 +40,7 @@ from simcards.games.seep.layout import (
     S_NCARDS, S_NPLAYERS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )
 
-# built-ins never allocate: compiled without reference counting (see rules.hot)
-hot = nb.njit(cache=True, nogil=True, _nrt=False)
-
+# built-ins never allocate: alloc=False compiles them without reference counting (see rules.py)
 BID_SIG = types.int64(types.int64[:], types.uint64[:])
 MOVE_SIG = types.int64(types.int64[:], types.int64[:, :], types.int64, types.uint64[:])
 
@@ -54,7 +52,7 @@ DECISIONS = (
 
 # ------------------------------------------------------------------ shared helpers
 
-@hot
+@helper(alloc=False)
 def sweep_bonus(view, k):
     """The bonus a sweep would earn on play ``k`` (docs/games/seep.md, rule 4.3)."""
     if k == 48:
@@ -64,7 +62,7 @@ def sweep_bonus(view, k):
     return view[S_SWEEP_VALUE]
 
 
-@hot
+@helper(alloc=False)
 def houses_mask(view):
     """Bit v set for every house value on the floor."""
     m = np.int64(0)
@@ -74,7 +72,7 @@ def houses_mask(view):
     return m
 
 
-@hot
+@helper(alloc=False)
 def captured_cards(view, moves, i):
     """Cards a CAPTURE move takes, the played card included."""
     c = (np.int64(1) << moves[i, M_CARD]) | moves[i, M_LOOSE]
@@ -83,7 +81,7 @@ def captured_cards(view, moves, i):
     return c
 
 
-@hot
+@helper(alloc=False)
 def is_sweep(view, moves, i):
     """Whether a CAPTURE move leaves the floor empty."""
     if moves[i, M_KIND] != CAPTURE:
@@ -96,7 +94,7 @@ def is_sweep(view, moves, i):
     return hm == 0
 
 
-@hot
+@helper(alloc=False)
 def unseen_cards(view):
     """Cards the decider has not seen: other hands (and the stock before it is dealt)."""
     seen = view[S_HAND] | view[S_LOOSE] | view[S_PILE] | view[S_PILE + 1]
@@ -105,7 +103,7 @@ def unseen_cards(view):
     return ALL_CARDS & ~seen
 
 
-@hot
+@helper(alloc=False)
 def sweepable_value(loose, house_value):
     """A value whose card would take the whole floor in one capture (0 if none is obvious).
 
@@ -126,7 +124,7 @@ def sweepable_value(loose, house_value):
     return t
 
 
-@hot
+@helper(alloc=False)
 def better(s, best, ties, rng):
     """Running argmax with uniform tie-breaking: (take it?, new best, new tie count)."""
     if s > best + 1e-9:
@@ -139,7 +137,7 @@ def better(s, best, ties, rng):
 
 # ------------------------------------------------------------------ random
 
-@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
+@policy(BID_SIG, alloc=False)
 def random_bid(view, rng):
     """A uniformly random legal bid value."""
     hand = view[S_HAND]
@@ -156,7 +154,7 @@ def random_bid(view, rng):
     return 13
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
+@policy(MOVE_SIG, alloc=False)
 def random_move(view, moves, n, rng):
     """A uniformly random legal move."""
     return below(rng, n)
@@ -164,7 +162,7 @@ def random_move(view, moves, n, rng):
 
 # ------------------------------------------------------------------ basic
 
-@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
+@policy(BID_SIG, alloc=False)
 def basic_bid(view, rng):
     """The highest value held."""
     hand = view[S_HAND]
@@ -174,7 +172,7 @@ def basic_bid(view, rng):
     return 13
 
 
-@hot
+@helper(alloc=False)
 def basic_score(view, moves, i, houses, bonus):
     kind = moves[i, M_KIND]
     card = moves[i, M_CARD]
@@ -195,7 +193,7 @@ def basic_score(view, moves, i, houses, bonus):
     return -PTS[card] - 0.01 * VAL[card]
 
 
-@hot
+@helper(alloc=False)
 def floor_after(view, moves, i, houses):
     """(loose cards, house values mask) on the floor after move ``i``; ``houses`` is the
     house values mask before it (``houses_mask``)."""
@@ -218,7 +216,7 @@ def floor_after(view, moves, i, houses):
     return loose, houses
 
 
-@hot
+@helper(alloc=False)
 def gives_lone_sweep(view, moves, i, unseen, houses):
     """Whether move ``i`` leaves a floor that one card of the next player can take whole
     (a lone card, a lone house, or one obvious group, as ``sweepable_value`` sees it)
@@ -235,7 +233,7 @@ def gives_lone_sweep(view, moves, i, unseen, houses):
     return v > 0 and unseen & VALMASK[v] != 0
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
+@policy(MOVE_SIG, alloc=False)
 def basic_move(view, moves, n, rng):
     """Greedy: the capture worth most points (sweeps count), else a build, else the cheapest
     throw; but never a move that leaves a lone card or house the next player can sweep
@@ -258,7 +256,7 @@ def basic_move(view, moves, n, rng):
 
 # ------------------------------------------------------------------ expert
 
-@hot
+@helper(alloc=False)
 def p_holds(u, h, U):
     """P(a hand of ``h`` cards drawn from ``U`` unseen cards holds one of ``u`` given ones)."""
     if u <= 0 or h <= 0 or U <= 0:
@@ -269,7 +267,7 @@ def p_holds(u, h, U):
     return 1.0 - q
 
 
-@hot
+@helper(alloc=False)
 def expert_score(view, moves, i, unseen, n_unseen):
     p = view[S_SEAT]
     k = view[S_PLAY]
@@ -335,7 +333,7 @@ def expert_score(view, moves, i, unseen, n_unseen):
     return s
 
 
-@nb.njit(MOVE_SIG, cache=True, nogil=True, _nrt=False)
+@policy(MOVE_SIG, alloc=False)
 def expert_move(view, moves, n, rng):
     """One-ply expected points: card points and sweeps taken, houses weighed by the chance
     the opponents capture them first, minus the chance the next opponent sweeps."""
@@ -362,7 +360,7 @@ for _v, _one, _two in ((9, -9.0, -4.9), (10, -7.3, -0.9), (11, -7.5, -2.5), (12,
     BID_TABLE[_v, 3] = BID_TABLE[_v, 4] = _two + 4.0
 
 
-@nb.njit(BID_SIG, cache=True, nogil=True, _nrt=False)
+@policy(BID_SIG, alloc=False)
 def expert_bid(view, rng):
     """The bid with the best expected margin for the bidder's team (see docs: a calibrated table)."""
     hand = view[S_HAND]

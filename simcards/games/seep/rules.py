@@ -8,18 +8,18 @@ the legal move list before every play (used by ``replay.py`` and the referee).
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
+from simcards.core.jit import helper, kernel
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
-    ABSORB_FORBIDDEN, ABSORB_MANDATORY, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
+    ABSORB, AFTER_BAAZI, DEALER_RULE, END_HOUSE, LOSING_BASIS, MATCH_MODE, TIE_DEALER, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
     C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
     C_FIRST_DEALER, C_LAST, C_LEAD, C_LEAD_INCL, C_LOSING_BASIS, C_MATCH_MODE, C_MATCH_N,
     C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_NPLAYERS, C_OWNER_THROW,
-    C_PARTNER_FREE, C_SIZE, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
+    CONFIG, C_PARTNER_FREE, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
     S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER, S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND,
     S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
     S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD, S_OPEN_FLOOR,
@@ -28,9 +28,8 @@ from simcards.games.seep.layout import (
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
 )
 
-# Hot helpers never allocate: compiled without reference counting (``_nrt=False``),
-# whose atomic increments otherwise dominate the run time, and left to LLVM to inline.
-hot = nb.njit(cache=True, nogil=True, _nrt=False)
+# Hot helpers never allocate: @helper(alloc=False) compiles them without reference counting,
+# whose atomic increments otherwise dominate the run time, and leaves them to LLVM to inline.
 
 MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
 MAX_GROUPS = 1 << 13      # groups per target value
@@ -51,12 +50,12 @@ def make_work():
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.int64))
 
 
-_make_work_nb = nb.njit(cache=True, nogil=True)(make_work)
+_make_work_nb = kernel(make_work)
 
 
 # ------------------------------------------------------------------ subset machinery
 
-@hot
+@helper(alloc=False)
 def enum_groups(loose, ws_mask, ws_sum, grp, ngrp):
     """Every non-empty subset of ``loose`` whose values sum to t <= 13, into ``grp[t]``."""
     for t in range(14):
@@ -87,7 +86,7 @@ def enum_groups(loose, ws_mask, ws_sum, grp, ngrp):
                 ngrp[s] = k + 1
 
 
-@hot
+@helper(alloc=False)
 def filter_groups(grp, ngrp, t, avail, gl):
     """Copy the groups for ``t`` lying inside ``avail`` into ``gl``; return their number."""
     k = 0
@@ -99,7 +98,7 @@ def filter_groups(grp, ngrp, t, avail, gl):
     return k
 
 
-@hot
+@helper(alloc=False)
 def packables(gl, k, out, sm, sj):
     """All distinct unions of disjoint groups from ``gl[:k]`` (the empty set included)."""
     n = 0
@@ -130,7 +129,7 @@ def packables(gl, k, out, sm, sj):
     return n
 
 
-@hot
+@helper(alloc=False)
 def is_maximal(x, gl, k):
     """No group of ``gl[:k]`` (all inside the available set) avoids ``x``."""
     for i in range(k):
@@ -139,7 +138,7 @@ def is_maximal(x, gl, k):
     return True
 
 
-@hot
+@helper(alloc=False)
 def add_owner(owners, p):
     """3.2 add_owner on a seat bitmask."""
     if owners & ((1 << p) | (1 << ((p + 2) % 4))):
@@ -147,7 +146,7 @@ def add_owner(owners, p):
     return owners | (1 << p)
 
 
-@hot
+@helper(alloc=False)
 def emit(moves, n, kind, card, target, loose, house):
     if n >= moves.shape[0]:
         raise ValueError("seep: too many legal moves (limit exceeded)")
@@ -159,7 +158,7 @@ def emit(moves, n, kind, card, target, loose, house):
     return n + 1
 
 
-@hot
+@helper(alloc=False)
 def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
     """Distinct loose sets X that join a card of value ``v`` in a house of value ``V``."""
     E = loose & ~VALMASK[V]
@@ -178,7 +177,7 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
             if gl[i] & y == 0:
                 gl2[k2] = gl[i]
                 k2 += 1
-        if absorb == ABSORB_FORBIDDEN or k2 == 0:
+        if absorb == ABSORB.FORBIDDEN or k2 == 0:
             npk = 1
             pk[0] = 0
         elif k2 == 1:
@@ -189,7 +188,7 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
             npk = packables(gl2, k2, pk, sm, sj)
         for iz in range(npk):
             z = pk[iz]
-            if absorb == ABSORB_MANDATORY and not is_maximal(z, gl2, k2):
+            if absorb == ABSORB.MANDATORY and not is_maximal(z, gl2, k2):
                 continue
             x = y | z
             dup = False
@@ -205,7 +204,7 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
 
 # ------------------------------------------------------------------ legal moves
 
-@hot
+@helper(alloc=False)
 def legal_moves(st, p, cfg, W, moves):
     """Fill ``moves`` with every legal move of seat ``p`` (3.4); return their number."""
     ws_mask, ws_sum, grp, ngrp, gl, gl2, pk, sm, sj, xl = W
@@ -366,7 +365,7 @@ def legal_moves(st, p, cfg, W, moves):
 
 # ------------------------------------------------------------------ applying a move
 
-@hot
+@helper(alloc=False)
 def sweep_value_for(st, k):
     """4.3: bonus of a sweep made on play ``k``."""
     if k == 48:
@@ -376,14 +375,14 @@ def sweep_value_for(st, k):
     return st[S_SWEEP_VALUE]
 
 
-@hot
+@helper(alloc=False)
 def auto_merge(st, V):
     same = st[S_LOOSE] & VALMASK[V]
     st[S_LOOSE] &= ~same
     st[S_HOUSE + V] |= same
 
 
-@hot
+@helper(alloc=False)
 def apply_move(st, p, kind, card, target, x, take):
     """Play one move (3.5) for seat ``p``; does not deal the stock."""
     b = np.int64(1) << card
@@ -454,7 +453,7 @@ def apply_move(st, p, kind, card, target, x, take):
 
 # ------------------------------------------------------------------ deal, bid, play
 
-@hot
+@helper(alloc=False)
 def shuffle_deal(deck, rng, bid_mask, known):
     """Shuffle until the bidder's four cards (deck[0..3]) allow a bid; return the redeals.
 
@@ -491,7 +490,7 @@ def shuffle_deal(deck, rng, bid_mask, known):
         redeals += 1
 
 
-@hot
+@helper(alloc=False)
 def give_packet(st, deck, pos, seat):
     for i in range(4):
         st[S_HANDS + seat] |= np.int64(1) << deck[pos + i]
@@ -500,7 +499,7 @@ def give_packet(st, deck, pos, seat):
     return pos + 4
 
 
-@hot
+@helper(alloc=False)
 def deal_stock(st, deck, second_half):
     """2.5: the eleven packets of four after the opening play (4 players).
 
@@ -525,7 +524,7 @@ def deal_stock(st, deck, second_half):
             pos = give_packet(st, deck, pos, bidder if r % 2 == 0 else dealer)
 
 
-@hot
+@helper(alloc=False)
 def make_view(st, p, view):
     for i in range(S_PRIVATE):
         view[i] = st[i]
@@ -533,7 +532,7 @@ def make_view(st, p, view):
     view[S_HAND] = st[S_HANDS + p]
 
 
-@hot
+@helper(alloc=False)
 def start_deal(st, cfg, dealer, D):
     for i in range(ST_SIZE):
         st[i] = 0
@@ -561,21 +560,21 @@ def start_deal(st, cfg, dealer, D):
 DEC_BID, DEC_MOVE = 0, 1
 
 
-@hot
+@helper(alloc=False)
 def note_illegal(st, decision, seat, value):
     st[S_ERROR] = decision + 1
     st[S_ERROR + 1] = seat
     st[S_ERROR + 2] = value
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def check_answer(st):
     """Raise IllegalAnswer for the answer ``note_illegal`` noted (after every play_deal/play_dealt)."""
     if st[S_ERROR] != 0:
         raise IllegalAnswer(st[S_ERROR] - 1, st[S_ERROR + 1], st[S_ERROR + 2])
 
 
-@hot
+@helper(alloc=False)
 def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
               trace, tr_state, tr_moves, tr_off, tr_choice):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
@@ -588,7 +587,7 @@ def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, m
                trace, tr_state, tr_moves, tr_off, tr_choice)
 
 
-@hot
+@helper(alloc=False)
 def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
                trace, tr_state, tr_moves, tr_off, tr_choice):
     """Bid, play and score a deal whose card order is already in ``deck`` (after ``start_deal``).
@@ -664,7 +663,7 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
         tr_off[48] = off
 
 
-@hot
+@helper(alloc=False)
 def finish_deal(st, cfg):
     """Section 4: leftovers, the no-house check, card points and deal scores."""
     team = st[S_LAST_CAPTURE]
@@ -673,7 +672,7 @@ def finish_deal(st, cfg):
     left = st[S_LOOSE]
     for w in range(14):
         if st[S_HOUSE + w]:
-            if cfg[C_END_HOUSE] == 0:
+            if cfg[C_END_HOUSE] == END_HOUSE.ERROR:
                 raise ValueError("seep: a house survived play 48 (engine invariant violated)")
             left |= st[S_HOUSE + w]
             st[S_HOUSE + w] = 0
@@ -689,7 +688,7 @@ def finish_deal(st, cfg):
 
 # ------------------------------------------------------------------ baazi and match
 
-@hot
+@helper(alloc=False)
 def min_points_loser(st, cfg):
     """5.2: the team under the threshold (-1 if none or the rule is off)."""
     if cfg[C_MIN_RULE] == 0:
@@ -701,7 +700,7 @@ def min_points_loser(st, cfg):
     return -1
 
 
-@hot
+@helper(alloc=False)
 def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
     """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1.
 
@@ -710,30 +709,30 @@ def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
     """
     n = cfg[C_NPLAYERS]
     right = (dealer + 1) % n
-    if cfg[C_DEALER_RULE] == 1:
+    if cfg[C_DEALER_RULE] == DEALER_RULE.ROTATE:
         return right
     if loser < 0:
-        if cfg[C_LOSING_BASIS] == 0:
+        if cfg[C_LOSING_BASIS] == LOSING_BASIS.RUNNING_DIFFERENCE:
             behind = -1 if D_after == 0 else (0 if D_after < 0 else 1)
         else:
             behind = -1 if score_a == score_b else (0 if score_a < score_b else 1)
         if behind < 0:
-            return dealer if cfg[C_TIE] == 0 else right
+            return dealer if cfg[C_TIE] == TIE_DEALER.SAME else right
         return dealer if dealer % 2 == behind else right
     w = dealer if dealer % 2 == loser else right
     if n == 2:
         return w
     mode = cfg[C_AFTER_BAAZI]
-    if mode == 0:
+    if mode == AFTER_BAAZI.PARTNER_OF_NEXT:
         return (w + 2) % 4
-    if mode == 1:
+    if mode == AFTER_BAAZI.DEALER_PARTNER:
         return (dealer + 2) % 4
-    if mode == 2:
+    if mode == AFTER_BAAZI.LEFT_OF_DEALER:
         return (dealer + 3) % 4
     return w
 
 
-@hot
+@helper(alloc=False)
 def baazi_step(cfg, D, st):
     """Result of one played deal: (new D, baazi loser or -1, by the 9-point rule)."""
     loser = min_points_loser(st, cfg)
@@ -754,7 +753,7 @@ def baazi_step(cfg, D, st):
     return D, np.int64(-1), False
 
 
-@nb.njit(cache=True, nogil=True)
+@helper
 def first_dealer(cfg, seed, rec):
     if cfg[C_FIRST_DEALER] >= 0:
         return cfg[C_FIRST_DEALER]
@@ -770,7 +769,7 @@ MATCH_NCOLS = 10
 UNIT_DEAL, UNIT_BAAZI, UNIT_MATCH = 0, 1, 2
 
 
-@hot
+@helper(alloc=False)
 def write_deal(st, cfg, row):
     row[0] = st[S_DEALER]
     row[1] = st[S_BIDDER]
@@ -812,7 +811,7 @@ def write_deal(st, cfg, row):
     row[33] = ncards(st[S_OPEN_HAND] & VALMASK[st[S_BID]])
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
     """Records ``start .. start+count-1`` of ``seed`` for ``unit`` into ``out``."""
     st = np.zeros(ST_SIZE, np.int64)
@@ -897,7 +896,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             row[6] += sweeps
             row[7] += 1 if by_min else 0
             n_target = cfg[C_MATCH_N]
-            if cfg[C_MATCH_MODE] == 0:
+            if cfg[C_MATCH_MODE] == MATCH_MODE.FIXED_COUNT:
                 if baazis >= n_target:
                     break
             elif wins_a >= n_target or wins_b >= n_target or baazis >= 1000 * n_target:
@@ -910,7 +909,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             row[9] = capped
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_state, tr_moves, tr_off, tr_choice):
     """The ``j``-th deal of record ``rec`` with a full trace (twin of the simulation path)."""
     view = np.zeros(ST_SIZE, np.int64)
@@ -926,7 +925,7 @@ def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_sta
     check_answer(st)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel
 def legal_moves_of(st, p, cfg):
     """Legal moves of seat ``p`` in state ``st`` as a fresh array (tests, tools)."""
     W = _make_work_nb()
@@ -937,36 +936,22 @@ def legal_moves_of(st, p, cfg):
 
 # ------------------------------------------------------------------ Python helpers
 
+# the variant field behind each config slot (layout.CONFIG), packed by its kind: booleans 0/1, an enum
+# the index of its choice in the field's own `choices`, a seat -1 for random, None (no cap) 0
+CONFIG_FIELDS = {
+    "cap_sums": "capture_sums", "cap_max": "capture_maximal", "throw_nc": "throw_requires_no_capture",
+    "owner_throw": "owner_may_throw", "absorb": "absorption_mode", "direct": "allow_direct_cemented_build",
+    "partner_free": "partner_add_free", "min_house": "min_house_value", "min_bid": "min_bid_value",
+    "sweep": "sweep_value", "early": "early_sweep_value", "early_plays": "early_sweep_plays",
+    "last": "last_play_sweep_value", "min_rule": "min_points_rule", "min_thr": "min_points_threshold",
+    "min_sweeps": "min_points_includes_sweeps", "lead": "baazi_lead", "lead_incl": "baazi_lead_inclusive",
+    "match_n": "match_baazis", "match_mode": "match_mode", "first_dealer": "first_dealer",
+    "dealer_rule": "dealer_rule", "losing_basis": "losing_team_basis", "tie": "tie_dealer",
+    "after_baazi": "dealer_after_baazi", "end_house": "end_house_policy", "max_deals": "max_deals_per_baazi",
+    "nplayers": "num_players",
+}
+
+
 def cfg_of(variant) -> np.ndarray:
-    """The kernel's int64 configuration array for a validated SeepVariant."""
-    v = variant
-    c = np.zeros(C_SIZE, np.int64)
-    c[C_CAP_SUMS] = v.capture_sums
-    c[C_CAP_MAX] = v.capture_maximal
-    c[C_THROW_NC] = v.throw_requires_no_capture
-    c[C_OWNER_THROW] = v.owner_may_throw
-    c[C_ABSORB] = ("optional", "mandatory", "forbidden").index(v.absorption_mode)
-    c[C_DIRECT] = v.allow_direct_cemented_build
-    c[C_PARTNER_FREE] = v.partner_add_free
-    c[C_MIN_HOUSE] = v.min_house_value
-    c[C_MIN_BID] = v.min_bid_value
-    c[C_SWEEP] = v.sweep_value
-    c[C_EARLY] = v.early_sweep_value
-    c[C_EARLY_PLAYS] = v.early_sweep_plays
-    c[C_LAST] = v.last_play_sweep_value
-    c[C_MIN_RULE] = v.min_points_rule
-    c[C_MIN_THR] = v.min_points_threshold
-    c[C_MIN_SWEEPS] = v.min_points_includes_sweeps
-    c[C_LEAD] = v.baazi_lead
-    c[C_LEAD_INCL] = v.baazi_lead_inclusive
-    c[C_MATCH_N] = v.match_baazis
-    c[C_MATCH_MODE] = ("fixed_count", "first_to").index(v.match_mode)
-    c[C_FIRST_DEALER] = -1 if v.first_dealer == "random" else int(v.first_dealer)
-    c[C_DEALER_RULE] = ("losing_team", "rotate").index(v.dealer_rule)
-    c[C_LOSING_BASIS] = ("running_difference", "last_deal").index(v.losing_team_basis)
-    c[C_TIE] = ("same", "rotate").index(v.tie_dealer)
-    c[C_AFTER_BAAZI] = ("partner_of_next", "dealer_partner", "left_of_dealer", "no_shift").index(v.dealer_after_baazi)
-    c[C_END_HOUSE] = ("error", "last_capturer").index(v.end_house_policy)
-    c[C_MAX_DEALS] = 0 if v.max_deals_per_baazi is None else v.max_deals_per_baazi
-    c[C_NPLAYERS] = v.num_players
-    return c
+    """The kernel's int64 configuration array (slots ``layout.CONFIG``) for a validated SeepVariant."""
+    return CONFIG.pack(variant, CONFIG_FIELDS, none=0)
