@@ -77,7 +77,7 @@ def test_known_cards_and_constraints_hold_and_every_record_replays(players):
     for i in range(12):
         decks = []
         for b in q["options"]:
-            states, moves, off, choice, deck = O.trace_option(q, v, BASIC, 5, i, b)
+            states, events, deck = O.trace_option(q, v, BASIC, 5, i, b)
             decks.append(deck.copy())
             first = states[0]
             assert int(first[S_OPEN_HAND]) == known and int(first[S_BID]) == b
@@ -89,7 +89,7 @@ def test_known_cards_and_constraints_hold_and_every_record_replays(players):
                 assert hands[3] & SPADES == 0
             else:
                 assert hands[1] & (1 << parse_cards("QD")[0]) and bin(hands[0] & SPADES).count("1") >= 4
-            result = referee.check_trace(states, moves, off, choice, rules)
+            result = referee.check_trace(states, events, rules)
             bt = 1 % 2
             assert result["scores"][bt] == field(rows, "bidder_team", b)[i]
             assert result["scores"][1 - bt] == field(rows, "other_team", b)[i]

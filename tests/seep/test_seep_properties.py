@@ -12,6 +12,7 @@ from simcards.games.seep.layout import (
     S_LEFTOVER, S_LEFTOVER_TEAM, S_LOOSE, S_NCARDS, S_OPEN_HAND, S_OWNERS, S_PILE, S_PLAY, S_SCORE,
     S_STOCK, S_SWEEP_PTS, THROW,
 )
+from simcards.games.seep.layout import plays as layout_plays
 from simcards.games.seep.replay import trace
 from simcards.games.seep.rules import apply_move, baazi_step, cfg_of, next_dealer
 
@@ -60,7 +61,8 @@ def check_structure(st, minh=9):
 
 
 def check_deal(v, policy, seed, index, apply_all=False):
-    states, moves, offsets, choices = trace(v, TABLES[policy], seed, index)
+    states, events = trace(v, TABLES[policy], seed, index)
+    traced = layout_plays(events)
     minh = v.min_house_value
     first = states[0]
     bidder, dealer = int(first[S_BIDDER]), int(first[S_DEALER])
@@ -84,15 +86,17 @@ def check_deal(v, policy, seed, index, apply_all=False):
             assert not any(int(st[S_HANDS + s]) for s in (2, 3))
             if k == 25:  # retention empties the floor of houses by the end of the first half
                 assert not any(int(st[S_HOUSE + w]) for w in range(14))
-        n = int((offsets[k] if k < 48 else offsets[48]) - offsets[k - 1])
-        rows = moves[offsets[k - 1]: offsets[k - 1] + n]
+        play, legal = traced[k - 1]
+        assert play.k == k and play.seat == p and play.legal == len(legal)
+        rows = [ev[1:] for ev in legal]  # [kind, card, target, loose, house]
+        n = len(rows)
         assert n >= 1 and len({tuple(r) for r in rows}) == n  # 13
         if apply_all:
             for r in rows:
                 cp = st.copy()
                 apply_move(cp, p, r[0], r[1], r[2], r[3], r[4])
                 check_structure(cp, minh)
-        row = rows[int(choices[k - 1])]
+        row = rows[play.choice]
         kind, card, target = int(row[0]), int(row[1]), int(row[2])
         assert int(st[S_HANDS + p]) >> card & 1
         if k == 1:  # 14
@@ -210,9 +214,9 @@ def test_suit_relabelling_hearts_clubs():
         return {0: 2, 2: 0}.get(s, s) * 13 + r
     v = variant()
     for index in range(10):
-        states, moves, offsets, choices = trace(v, TABLES["random"], 21, index)
+        states, events = trace(v, TABLES["random"], 21, index)
         first, second = referee.from_kernel(states[0]), referee.from_kernel(states[1])
-        chosen = [referee.move_of_row(moves[offsets[k] + choices[k]]) for k in range(48)]
+        chosen = referee.chosen_moves(events)
         after_open = referee.apply(first, chosen[0], check=False)
         b = first.bidder
         dealt = {t: sorted(second.hands[t] - after_open.hands[t]) for t in range(4)}

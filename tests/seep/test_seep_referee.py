@@ -29,8 +29,8 @@ def test_referee_agrees_with_kernel_traces(policy, settings, seed, n):
     table = GAME.policies.table([policy])
     rules = referee.Rules.of(v)
     for index in range(n):
-        states, moves, offsets, choices = trace(v, table, seed, index)
-        result = referee.check_trace(states, moves, offsets, choices, rules)
+        states, events = trace(v, table, seed, index)
+        result = referee.check_trace(states, events, rules)
         last = states[48]
         assert result["points"] == [int(last[S_CARD_PTS]), int(last[S_CARD_PTS + 1])]
         assert result["scores"] == [int(last[S_SCORE]), int(last[S_SCORE + 1])]
@@ -47,7 +47,7 @@ def test_trace_matches_simulation_record():
 
 def test_referee_rejects_an_illegal_move():
     v = variant()
-    states, moves, offsets, choices = trace(v, GAME.policies.table(["basic"]), 3, 0)
+    states, events = trace(v, GAME.policies.table(["basic"]), 3, 0)
     s = referee.from_kernel(states[5])
     legal = referee.legal_moves(s)
     hand = sorted(s.hands[s.to_move])
@@ -61,10 +61,10 @@ def test_referee_rejects_an_illegal_move():
 def test_play_out_differential_entry_point():
     """Replaying a kernel deal through play_out from explicit cards gives the same score."""
     v = variant()
-    states, moves, offsets, choices = trace(v, GAME.policies.table(["random"]), 11, 2)
+    states, events = trace(v, GAME.policies.table(["random"]), 11, 2)
     first = referee.from_kernel(states[0])
     second = referee.from_kernel(states[1])
-    chosen = [referee.move_of_row(moves[offsets[k] + choices[k]]) for k in range(48)]
+    chosen = referee.chosen_moves(events)
     after_open = referee.apply(first, chosen[0], check=False)
     b = first.bidder
     order = [b, b + 1, b + 2, b + 3] * 2 + [b + 1, b + 2, b + 3]

@@ -36,6 +36,7 @@ THROW; ``loose`` the mask of loose cards taken (CAPTURE) or put into the house
 its value (always, when there is one, under ``capture_maximal``).
 """
 from simcards.core.policy import Layout
+from simcards.core.trace import TraceEvents
 from simcards.games.seep.variant import SeepVariant
 
 # the state, one slot per fact in this order (+ seat, + team, + value: slots of several values);
@@ -71,6 +72,24 @@ CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")
 M_KIND, M_CARD, M_TARGET, M_LOOSE, M_HOUSE = 0, 1, 2, 3, 4
 M_COLS = 5
+
+# trace events (core/trace.py): before play k, one ``legal`` per legal move (in list order),
+# then ``play`` naming the chosen one; EV_LEGAL, EV_PLAY for the kernel
+EVENTS = TraceEvents("seep", legal=("move", "card", "target", "loose", "house"),
+                     play=("k", "seat", "choice", "legal"))
+EVENTS.export(globals())
+
+
+def plays(events) -> list:
+    """``[(play event, [legal events])]`` per play, in order (the legal list it chose from)."""
+    out, legal = [], []
+    for ev in events:
+        if ev.kind == "legal":
+            legal.append(ev)
+        else:
+            out.append((ev, legal))
+            legal = []
+    return out
 
 # configuration slots (int64 array built from the variant by rules.cfg_of); C_CAP_SUMS, ..., C_SIZE
 CONFIG = Layout("seep config",

@@ -33,11 +33,11 @@ from simcards.core.errors import SimcardsError, kernel_errors
 from simcards.games.seep.policies import DECISIONS
 from simcards.core.game import Column, OddsSupport
 from simcards.games.seep.cards import VAL
-from simcards.games.seep.layout import C_LEAD, C_LEAD_INCL, C_NPLAYERS, M_COLS, S_HANDS, ST_SIZE
+from simcards.games.seep.layout import C_LEAD, C_LEAD_INCL, C_NPLAYERS, EVENTS, S_HANDS, ST_SIZE
 from simcards.games.seep.odds_kernel import (
     FIELDS, FIRST_BID, N_SLOTS, NOT_AN_OPTION, simulate_bid_options, trace_bid_option,
 )
-from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, deal_stock, start_deal
+from simcards.games.seep.rules import cfg_of, deal_stock, start_deal
 
 DEFAULT_BAAZI_CAP = 200  # later deals per baazi when the variant sets no max_deals_per_baazi
 HIST_LO, HIST_HI, HIST_STEP = -150, 250, 10  # bins of the point difference for the figure
@@ -166,7 +166,7 @@ def simulate(query, variant, table, seed, start, count):
 
 
 def trace_option(query, variant, table, seed: int, index: int, bid: int):
-    """Deal ``index`` of ``seed`` played with ``bid``, traced: (states, moves, offsets, choices, deck).
+    """Deal ``index`` of ``seed`` played with ``bid``, traced: (states, events, deck) (see ``replay.trace``).
 
     The same deal and play as in :func:`simulate`; ``replay.format_trace`` prints it and
     ``referee.check_trace`` re-checks it.
@@ -174,24 +174,23 @@ def trace_option(query, variant, table, seed: int, index: int, bid: int):
     if bid not in query["options"]:
         raise SimcardsError(f"seep bid: {bid} is not a legal bid of this hand (bids: {query['options']})")
     cons = query["constraints"]
-    st = np.zeros(ST_SIZE, np.int64)
     deck = np.zeros(52, np.int64)
     tr_state = np.zeros((49, ST_SIZE), np.int64)
-    tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
-    tr_off = np.zeros(49, np.int64)
-    tr_choice = np.zeros(48, np.int64)
-    trace_bid_option(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
-                     np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
-                     query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]), np.int64(bid),
-                     np.uint64(seed), np.int64(index), st, deck, tr_state, tr_moves, tr_off, tr_choice)
-    return tr_state, tr_moves[: tr_off[48]].copy(), tr_off, tr_choice, deck
+
+    def run(events):
+        trace_bid_option(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
+                         np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
+                         query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]), np.int64(bid),
+                         np.uint64(seed), np.int64(index), np.zeros(ST_SIZE, np.int64), deck, events, tr_state)
+
+    return tr_state, EVENTS.collect(run, 8192)[1], deck
 
 
 def replay_option(query, variant, table, seed: int, index: int, bid: int) -> str:
     """The text of deal ``index`` played with ``bid`` (what ``simcards replay`` prints for a deal)."""
     from simcards.games.seep.replay import format_trace
 
-    return format_trace(*trace_option(query, variant, table, seed, index, bid)[:4])
+    return format_trace(*trace_option(query, variant, table, seed, index, bid)[:2])
 
 
 def _col(field: str, b: int) -> str:

@@ -19,6 +19,7 @@ from simcards.core.cards import SUIT_MASKS
 from simcards.core.deal import deal_constrained
 from simcards.core.rng import shuffle, stream_start
 from simcards.core.jit import helper, kernel
+from simcards.core.trace import no_trace
 from simcards.games.seep.cards import low_card
 from simcards.games.seep.layout import (
     BUILD, C_NPLAYERS, M_COLS, S_HANDS, S_NCARDS, S_OPEN_CARD, S_OPEN_KIND, S_PILE, S_SCORE, S_TRACK_TEAM, ST_SIZE,
@@ -98,10 +99,8 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
     later_deck = np.zeros(52, np.int64)  # the baazi's later deals (``deck`` serves every bid)
     W = _make_work_nb()
     moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
+    trace = no_trace()
     tr_state = np.zeros((1, ST_SIZE), np.int64)
-    tr_moves = np.zeros((1, M_COLS), np.int64)
-    tr_off = np.zeros(1, np.int64)
-    tr_choice = np.zeros(1, np.int64)
     rdeal = np.zeros(1, np.uint64)
     rdeck = np.zeros(1, np.uint64)
     rpol = np.zeros(1, np.uint64)
@@ -128,7 +127,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
             start_deal(st, cfg, dealer, D0)
             rpol[0] = stream_start(useed, urec, np.uint64(1))
             play_dealt(st, cfg, b, bid_funcs, move_funcs, rpol, deck, W, moves, view,
-                       False, tr_state, tr_moves, tr_off, tr_choice)
+                       trace, tr_state)
             check_answer(st)
             oc = np.int64(1) << st[S_OPEN_CARD]
             out[r, base + F_BT] = st[S_SCORE + bt]
@@ -147,7 +146,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
                     rdeck[0] = stream_start(useed, urec, np.uint64(2 * deals))
                     rpol[0] = stream_start(useed, urec, np.uint64(2 * deals + 1))
                     play_deal(st, cfg, d, D, bid_funcs, move_funcs, rdeck, rpol, later_deck, W, moves, view,
-                              False, tr_state, tr_moves, tr_off, tr_choice)
+                              trace, tr_state)
                     check_answer(st)
                     D, loser, by_min = baazi_step(cfg, D, st)
                     d = next_dealer(cfg, d, D, st[S_SCORE], st[S_SCORE + 1], loser)
@@ -158,7 +157,7 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
 
 @kernel
 def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
-                     D0, bid, seed, rec, st, deck, tr_state, tr_moves, tr_off, tr_choice):
+                     D0, bid, seed, rec, st, deck, trace, tr_state):
     """Record ``rec``'s deal played with ``bid``, traced (twin of :func:`simulate_bid_options`)."""
     nplayers = cfg[C_NPLAYERS]
     view = np.zeros(ST_SIZE, np.int64)
@@ -175,5 +174,5 @@ def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, 
     start_deal(st, cfg, dealer, D0)
     rpol[0] = stream_start(np.uint64(seed), urec, np.uint64(1))
     play_dealt(st, cfg, bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
-               True, tr_state, tr_moves, tr_off, tr_choice)
+               trace, tr_state)
     check_answer(st)

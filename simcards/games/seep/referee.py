@@ -25,7 +25,7 @@ from simcards.core.cards import cards_of
 from simcards.games.seep.cards import PTS, VAL
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, S_BID, S_DEALER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
-    S_NPLAYERS, S_OWNERS, S_PILE, S_PLAY, S_STOCK, S_SWEEP_PTS, THROW,
+    S_NPLAYERS, S_OWNERS, S_PILE, S_PLAY, S_STOCK, S_SWEEP_PTS, THROW, plays,
 )
 
 
@@ -340,8 +340,19 @@ def from_kernel(st) -> State:
 
 
 def move_of_row(row, st=None):
+    """The referee's move for a kernel move row ``[kind, card, target, loose, house]``."""
     kind, card, target, loose, house = (int(x) for x in row[:5])
     return (kind, card, target, frozenset(cards_of(loose)), bool(house))
+
+
+def move_of_event(ev):
+    """The referee's move for a ``legal`` trace event."""
+    return (ev.move, ev.card, ev.target, frozenset(cards_of(ev.loose)), bool(ev.house))
+
+
+def chosen_moves(events) -> list:
+    """The referee's moves the trace's 48 plays chose, in order."""
+    return [move_of_event(legal[play.choice]) for play, legal in plays(events)]
 
 
 def same_state(a: State, b: State) -> bool:
@@ -352,8 +363,9 @@ def same_state(a: State, b: State) -> bool:
             == {v: (h.cards, h.owners) for v, h in b.houses.items()})
 
 
-def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -> dict:
-    """Re-check a kernel trace play by play; return the referee's final score (raises on a mismatch)."""
+def check_trace(tr_state, events, rules: Rules = Rules()) -> dict:
+    """Re-check a kernel trace (``replay.trace``'s states and events) play by play; return the
+    referee's final score (raises on a mismatch)."""
     first = from_kernel(tr_state[0])
     bidder = first.bidder
     if not rules.min_house_value <= first.bid <= 13 or not holds_value(first.hands[bidder], first.bid):
@@ -362,7 +374,13 @@ def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -
         raise AssertionError("wrong hands before the opening play")
     n = first.nplayers
     s = first
-    for k in range(1, 49):
+    by_play = plays(events)
+    if [play.k for play, _ in by_play] != list(range(1, 49)):
+        raise AssertionError("the trace does not hold plays 1 .. 48 in order")
+    for play, legal in by_play:
+        k = play.k
+        if play.seat != (bidder + k - 1) % n or play.legal != len(legal):
+            raise AssertionError(f"play {k}: wrong seat or legal count in the trace")
         kernel_state = from_kernel(tr_state[k - 1])
         if k > 1 and not same_state(s, kernel_state):
             raise AssertionError(f"play {k}: kernel state differs from the referee's")
@@ -373,8 +391,7 @@ def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -
         if k == 25 and n == 2 and [len(h) for h in s.hands[:2]] != [12, 12]:
             raise AssertionError("wrong hand sizes after the second deal")
         s = kernel_state if k == 1 else s
-        rows = tr_moves[tr_off[k - 1]: tr_off[k] if k < 48 else tr_off[48]]
-        kernel_moves = [move_of_row(r) for r in rows]
+        kernel_moves = [move_of_event(ev) for ev in legal]
         if len(set(kernel_moves)) != len(kernel_moves):
             raise AssertionError(f"play {k}: duplicate moves in the kernel list")
         expected = legal_moves(s, rules)
@@ -382,7 +399,7 @@ def check_trace(tr_state, tr_moves, tr_off, tr_choice, rules: Rules = Rules()) -
             raise AssertionError(
                 f"play {k}: kernel moves differ; missing {expected - set(kernel_moves)}, "
                 f"extra {set(kernel_moves) - expected}")
-        chosen = kernel_moves[int(tr_choice[k - 1])]
+        chosen = kernel_moves[play.choice]
         if k == 1 or (k == 24 and n == 2):
             # snapshots hold the stock as a set, not in dealing order: check the dealt
             # hands hold the old hands plus exactly the cards that left the stock, and

@@ -7,12 +7,12 @@ from simcards.core.cards import cards_of, format_card
 from simcards.core.errors import kernel_errors
 from simcards.games.seep.cards import VAL, mask_sum
 from simcards.games.seep.layout import (
-    ADD, BREAK, BUILD, CAPTURE, M_COLS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
+    ADD, BREAK, BUILD, CAPTURE, EVENTS, S_BID, S_BIDDER, S_CARD_PTS, S_D, S_DEALER, S_HANDS,
     S_HOUSE, S_LEFTOVER, S_NPLAYERS, S_LEFTOVER_TEAM, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_OWNERS, S_REDEALS,
-    S_SCORE, S_SWEEP_PTS, ST_SIZE,
+    S_SCORE, S_SWEEP_PTS, ST_SIZE, plays,
 )
 from simcards.games.seep.policies import DECISIONS
-from simcards.games.seep.rules import MAX_TRACE_MOVES, cfg_of, trace_kernel
+from simcards.games.seep.rules import cfg_of, trace_kernel
 
 TEAM = "AB"
 
@@ -36,9 +36,9 @@ def floor_text(st) -> str:
     return "; ".join(parts)
 
 
-def move_text(st, row) -> str:
-    """A move in the rules' notation (section 9), given the state before it."""
-    kind, card, target, loose, house = (int(x) for x in row[:5])
+def move_text(st, move) -> str:
+    """A move (a ``legal`` trace event) in the rules' notation (section 9), given the state before it."""
+    kind, card, target, loose, house = move.move, move.card, move.target, move.loose, move.house
     c = format_card(card)
     if kind == CAPTURE:
         items = []
@@ -56,25 +56,28 @@ def move_text(st, row) -> str:
 
 
 def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | None = None, D: int = 0):
-    """Run deal ``deal`` of record ``index`` with a trace: (states[49], moves, offsets[49], choices[48])."""
+    """Run deal ``deal`` of record ``index`` with a trace: (states[49], events).
+
+    ``states[k]`` is the full state before play ``k + 1`` (``states[48]``: after scoring);
+    ``events`` are the named ``layout.EVENTS`` (``layout.plays`` groups them by play).
+    """
     from simcards.games.seep.rules import first_dealer
 
     cfg = cfg_of(variant)
     if dealer is None:
         dealer = int(first_dealer(cfg, int(seed), int(index)))
-    st = np.zeros(ST_SIZE, np.int64)
     tr_state = np.zeros((49, ST_SIZE), np.int64)
-    tr_moves = np.zeros((MAX_TRACE_MOVES, M_COLS), np.int64)
-    tr_off = np.zeros(49, np.int64)
-    tr_choice = np.zeros(48, np.int64)
-    with kernel_errors("seep", DECISIONS, table):
-        trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
-                     st, tr_state, tr_moves, tr_off, tr_choice)
-    return tr_state, tr_moves[: tr_off[48]].copy(), tr_off, tr_choice
+
+    def run(events):
+        with kernel_errors("seep", DECISIONS, table):
+            trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+                         np.zeros(ST_SIZE, np.int64), events, tr_state)
+
+    return tr_state, EVENTS.collect(run, 8192)[1]
 
 
-def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
-    """The text of a traced deal."""
+def format_trace(tr_state, events) -> str:
+    """The text of a traced deal (``trace``'s states and events)."""
     first, last = tr_state[0], tr_state[48]
     dealer, bidder = int(first[S_DEALER]), int(first[S_BIDDER])
     lines = [f"Dealer P{dealer}, bidder P{bidder}; running difference D = {int(first[S_D])}"]
@@ -82,11 +85,10 @@ def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
         lines.append(f"{int(first[S_REDEALS])} redeal(s): the bidder held no card for a bid")
     lines.append(f"P{bidder} holds {cards_text(first[S_OPEN_HAND])} and bids {int(first[S_BID])}")
     lines.append(f"Floor turned up: {cards_text(first[S_OPEN_FLOOR])}")
-    for k in range(1, 49):
+    for play, legal in plays(events):
+        k, p, n = play.k, play.seat, play.legal
         st = tr_state[k - 1]
-        p = (bidder + k - 1) % int(first[S_NPLAYERS])
-        n = int(tr_off[k] - tr_off[k - 1])
-        row = tr_moves[tr_off[k - 1] + tr_choice[k - 1]]
+        row = legal[play.choice]
         after = tr_state[k]
         if k == 2 or (k == 25 and first[S_NPLAYERS] == 2):
             lines.append("Cards dealt: " + "; ".join(
@@ -94,7 +96,7 @@ def format_trace(tr_state, tr_moves, tr_off, tr_choice) -> str:
         text = f"{k:2d}. P{p} ({n:2d} legal) {move_text(st, row)}"
         if k < 48:
             text += f"  | {floor_text(after)}"
-        swept = (int(row[0]) == CAPTURE and not any(after[S_HOUSE + v] for v in range(14))
+        swept = (row.move == CAPTURE and not any(after[S_HOUSE + v] for v in range(14))
                  and (not after[S_LOOSE] if k < 48 else not after[S_LEFTOVER]))
         if swept:
             gained = max(int(after[S_SWEEP_PTS + t] - st[S_SWEEP_PTS + t]) for t in range(2))
@@ -124,9 +126,9 @@ def replay(unit: str, variant, table, seed: int, index: int) -> str:
         baazis += 1
         parts.append(f"=== Baazi {baazis} ===")
         while True:
-            states, moves, offsets, choices = trace(variant, table, seed, index, deal=j, dealer=dealer, D=D)
+            states, events = trace(variant, table, seed, index, deal=j, dealer=dealer, D=D)
             parts.append(f"--- Deal {j + 1} ---")
-            parts.append(format_trace(states, moves, offsets, choices))
+            parts.append(format_trace(states, events))
             j += 1
             deals += 1
             D, loser, by_min = (int(x) for x in baazi_step(cfg, D, states[48]))

@@ -3,8 +3,9 @@
 Everything here is numba; no pandas/click/matplotlib. The state layout, move encoding
 and configuration slots are in :mod:`simcards.games.seep.layout`. One record is
 computed by :func:`simulate_kernel` for every unit; :func:`play_deal` is the single
-deal engine, and with ``trace=True`` it also stores a snapshot of the full state and
-the legal move list before every play (used by ``replay.py`` and the referee).
+deal engine; given a trace buffer (core/trace.py, events ``layout.EVENTS``) it emits the
+legal move list and the chosen move of every play, and stores a snapshot of the full state
+before every play into ``tr_state`` (used by ``replay.py`` and the referee).
 """
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import numpy as np
 from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.jit import helper, kernel
+from simcards.core.trace import emit as trace_event, no_trace, tracing
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
     ABSORB, AFTER_BAAZI, DEALER_RULE, END_HOUSE, LOSING_BASIS, MATCH_MODE, TIE_DEALER, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
     C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
     C_FIRST_DEALER, C_LAST, C_LEAD, C_LEAD_INCL, C_LOSING_BASIS, C_MATCH_MODE, C_MATCH_N,
     C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_NPLAYERS, C_OWNER_THROW,
-    CONFIG, C_PARTNER_FREE, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
+    CONFIG, C_PARTNER_FREE, EV_LEGAL, EV_PLAY, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
     S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER, S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND,
     S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
     S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD, S_OPEN_FLOOR,
@@ -34,7 +36,6 @@ from simcards.games.seep.layout import (
 MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
 MAX_GROUPS = 1 << 13      # groups per target value
 MAX_MOVES = 1 << 13       # legal moves per decision ("fail loudly past a limit", A.2)
-MAX_TRACE_MOVES = 1 << 16
 META_STREAM = 1 << 40     # stream of a record's first dealer
 # record-level deal streams: deck 2*j, policies 2*j + 1 for the j-th deal of a record
 
@@ -576,24 +577,24 @@ def check_answer(st):
 
 @helper(alloc=False)
 def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
-              trace, tr_state, tr_moves, tr_off, tr_choice):
+              trace, tr_state):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
     start_deal(st, cfg, dealer, D)
     bid_mask = np.int64(0)
     for v in range(cfg[C_MIN_BID], 14):
         bid_mask |= VALMASK[v]
     st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask, np.int64(0))
-    play_dealt(st, cfg, 0, bid_funcs, move_funcs, rpol, deck, W, moves, view,
-               trace, tr_state, tr_moves, tr_off, tr_choice)
+    play_dealt(st, cfg, 0, bid_funcs, move_funcs, rpol, deck, W, moves, view, trace, tr_state)
 
 
 @helper(alloc=False)
 def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
-               trace, tr_state, tr_moves, tr_off, tr_choice):
+               trace, tr_state):
     """Bid, play and score a deal whose card order is already in ``deck`` (after ``start_deal``).
 
     ``forced_bid`` > 0 is the bid (``simcards bid seep`` plays every legal bid on one
-    deck); 0 asks the bidder's policy. Shared by every entry point of the kernel.
+    deck); 0 asks the bidder's policy. Shared by every entry point of the kernel. With a
+    trace (``tracing(trace)``) it emits the events and fills ``tr_state[0 .. 48]``.
     """
     bidder = st[S_BIDDER]
     h = np.int64(0)
@@ -622,7 +623,6 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
     st[S_LOOSE] = f
     st[S_HIDDEN] = 0
     st[S_PLAY] = 1
-    off = 0
     nplayers = cfg[C_NPLAYERS]
     for k in range(1, 49):
         p = (bidder + k - 1) % nplayers
@@ -637,17 +637,12 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
         if i < 0 or i >= n:
             note_illegal(st, DEC_MOVE, p, i)
             return
-        if trace:
+        if tracing(trace):
             for j in range(ST_SIZE):
                 tr_state[k - 1, j] = st[j]
-            tr_off[k - 1] = off
             for j in range(n):
-                if off >= tr_moves.shape[0]:
-                    raise ValueError("seep: trace buffer full")
-                for c in range(M_COLS):
-                    tr_moves[off, c] = moves[j, c]
-                off += 1
-            tr_choice[k - 1] = i
+                trace_event(trace, EV_LEGAL, moves[j, 0], moves[j, 1], moves[j, 2], moves[j, 3], moves[j, 4])
+            trace_event(trace, EV_PLAY, k, p, i, n, 0)
         if k == 1:
             st[S_OPEN_CARD] = moves[i, 1]
             st[S_OPEN_KIND] = moves[i, 0]
@@ -657,10 +652,9 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
         elif k == 24 and nplayers == 2:
             deal_stock(st, deck, True)
     finish_deal(st, cfg)
-    if trace:
+    if tracing(trace):
         for j in range(ST_SIZE):
             tr_state[48, j] = st[j]
-        tr_off[48] = off
 
 
 @helper(alloc=False)
@@ -819,10 +813,8 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
     deck = np.zeros(52, np.int64)
     W = _make_work_nb()
     moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
+    trace = no_trace()
     tr_state = np.zeros((1, ST_SIZE), np.int64)
-    tr_moves = np.zeros((1, M_COLS), np.int64)
-    tr_off = np.zeros(1, np.int64)
-    tr_choice = np.zeros(1, np.int64)
     rdeck = np.zeros(1, np.uint64)
     rpol = np.zeros(1, np.uint64)
     useed = np.uint64(seed)
@@ -836,7 +828,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             rdeck[0] = stream_start(useed, urec, np.uint64(0))
             rpol[0] = stream_start(useed, urec, np.uint64(1))
             play_deal(st, cfg, dealer, 0, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
-                      False, tr_state, tr_moves, tr_off, tr_choice)
+                      trace, tr_state)
             check_answer(st)
             write_deal(st, cfg, row)
             continue
@@ -859,7 +851,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
                 rdeck[0] = stream_start(useed, urec, np.uint64(2 * j))
                 rpol[0] = stream_start(useed, urec, np.uint64(2 * j + 1))
                 play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
-                          False, tr_state, tr_moves, tr_off, tr_choice)
+                          trace, tr_state)
                 check_answer(st)
                 j += 1
                 deals += 1
@@ -910,8 +902,9 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
 
 
 @kernel
-def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_state, tr_moves, tr_off, tr_choice):
-    """The ``j``-th deal of record ``rec`` with a full trace (twin of the simulation path)."""
+def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, trace, tr_state):
+    """The ``j``-th deal of record ``rec`` traced into ``trace`` and ``tr_state[49]`` (twin of the
+    simulation path)."""
     view = np.zeros(ST_SIZE, np.int64)
     deck = np.zeros(52, np.int64)
     W = _make_work_nb()
@@ -921,7 +914,7 @@ def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tr_sta
     rdeck[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j))
     rpol[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j + 1))
     play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
-              True, tr_state, tr_moves, tr_off, tr_choice)
+              trace, tr_state)
     check_answer(st)
 
 
