@@ -11,6 +11,7 @@ from simcards.core.policy import seat_policies
 from simcards.games.spades import dd as sdd
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import run_kernel
+from simcards.games.spades.replay import traced_hands
 
 GAME = get_game("spades")
 
@@ -27,8 +28,8 @@ def test_late_positions_of_real_deals_match_the_reference(settings):
     table = _table(v)
     for index in range(3):
         deal = sdd.played_deal(v, table, 11, index)
-        _, trace = run_kernel("deal", v, table, 11, index, 1, trace_rows=1)
-        assert [int(x) for x in trace[0][rules.T_PLAYS: rules.T_PLAYS + 52]] == deal["cards"]
+        _, events = run_kernel("deal", v, table, 11, index, 1, trace=True)
+        assert traced_hands(events)[0].plays == deal["cards"]
         assert sum(bin(h).count("1") for h in deal["hands"]) == 52
         row, masks = sdd.solver_rules(v, deal["hands"])
         hands = list(deal["hands"])
@@ -45,8 +46,8 @@ def test_played_deal_starts_from_the_dealt_hands_without_exchange():
     v = GAME.variant()
     table = _table(v)
     deal = sdd.played_deal(v, table, 7, 5)
-    _, trace = run_kernel("deal", v, table, 7, 5, 1, trace_rows=1)
-    assert deal["hands"] == [int(trace[0][rules.T_HANDS + s]) for s in range(4)]
+    _, events = run_kernel("deal", v, table, 7, 5, 1, trace=True)
+    assert deal["hands"] == traced_hands(events)[0].hands
 
 
 def test_dd_command_hand_ending_and_deal_from_late_trick():

@@ -45,7 +45,7 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
     _, trace = rules.trace_record("deal", variant, table, seed, index)
     hands, cards, winners = [0] * n, [], []
     dealer, leader = -1, -1
-    for ev, a, b, c, d, e in trace.tolist():
+    for ev, a, b, c, d, e in _rows(trace):
         if ev == rules.EV_HAND and dealer < 0:
             dealer = b
         elif ev == rules.EV_PLAY:
@@ -97,3 +97,8 @@ def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) 
 
 
 SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd)
+
+
+def _rows(events) -> list[tuple]:
+    """Trace events (named tuples of their declared fields) as full-width rows ``(event, a .. e)``."""
+    return [tuple(int(x) for x in ev) + (0,) * (6 - len(ev)) for ev in events]

@@ -35,7 +35,7 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
     _, events = run_trace("deal", variant, table, seed, index)
     hands, cards, winners = [0, 0, 0, 0], [], []
     trump, leader, dealer = -1, -1, -1
-    for ev, a, b, c, d, _ in events.tolist():
+    for ev, a, b, c, d, _ in _rows(events):
         if ev == R.EV_DEAL:
             dealer = c
         elif ev == R.EV_TRUMP:
@@ -76,3 +76,8 @@ def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) 
 
 
 SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd)
+
+
+def _rows(events) -> list[tuple]:
+    """Trace events (named tuples of their declared fields) as full-width rows ``(event, a .. e)``."""
+    return [tuple(int(x) for x in ev) + (0,) * (6 - len(ev)) for ev in events]

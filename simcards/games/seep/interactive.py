@@ -1,6 +1,8 @@
 """Seep for ``simcards play``: the bid, the numbered list of captures, builds and throws, the floor."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from simcards.core.cards import cards_of, format_card
 from simcards.core.game import OddsRequest
 from simcards.core.interactive import Adapter, Choices, Move
@@ -26,6 +28,13 @@ def _short(kind, card, target, loose, house) -> str:
     return f"THROW {c}"
 
 
+def _as_move(row) -> SimpleNamespace:
+    """A legal-move row of the policy's table with the field names of a ``legal`` trace event
+    (what ``replay.move_text`` reads)."""
+    kind, card, target, loose, house = (int(x) for x in row[:5])
+    return SimpleNamespace(move=kind, card=card, target=target, loose=loose, house=house)
+
+
 class SeepAdapter(Adapter):
     seat_at = {"bid": (0, S_SEAT), "move": (0, S_SEAT)}
     log_rows = {"move": 1}
@@ -43,7 +52,7 @@ class SeepAdapter(Adapter):
         table, n = pending.args[1], pending.args[2]
         moves, by_card = [], {}
         for i in range(n):
-            label = move_text(v, table[i]).replace("\u2192", "->")
+            label = move_text(v, _as_move(table[i])).replace("\u2192", "->")
             moves.append(Move(i, label))
             by_card.setdefault(format_card(int(table[i][1])), []).append(i)
         for card, rows in by_card.items():  # a card with a single move may be typed alone

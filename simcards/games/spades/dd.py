@@ -15,6 +15,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Column, DoubleDummySupport
 from simcards.games.spades import rules
 from simcards.games.spades.kernel import prepared, run_kernel
+from simcards.games.spades.replay import traced_hands
 from simcards.games.spades.replay import SEAT_NAMES, TEAM_NAMES, hand_text, replay
 
 TEAMS = ((0, 2), (1, 3))
@@ -22,7 +23,8 @@ TEAMS = ((0, 2), (1, 3))
 
 def solver_rules(variant, hands, trick1: bool = True):
     """(rules row, effective suit masks) of ``variant`` for a deal whose hands are ``hands``."""
-    params, deck, masks = prepared(variant)
+    t = prepared(variant)
+    params, deck, masks = t.params, t.deck, t.suit_masks
     forced = -1
     if variant.first_lead == "lowest_club" and variant.first_lead_card_forced:
         forced = min(int(c) for c in deck if int(c) < 13)  # the lowest club of the deck in use
@@ -34,19 +36,15 @@ def solver_rules(variant, hands, trick1: bool = True):
 def played_deal(variant, table, seed: int, index: int) -> dict:
     """Deal ``index`` of ``seed`` as the bots played it: hands at the start of play (after any
     exchange), first leader, the 52 cards in order, bids and tricks."""
-    out, trace = run_kernel("deal", variant, table, seed, index, 1, trace_rows=1)
-    t = [int(x) for x in trace[0]]
+    out, events = run_kernel("deal", variant, table, seed, index, 1, trace=True)
+    h = traced_hands(events)[0]
     hands = [0, 0, 0, 0]
-    cards = []
     for k in range(13):
-        leader = t[rules.T_LEADERS + k]
         for i in range(4):
-            c = t[rules.T_PLAYS + 4 * k + i]
-            hands[(leader + i) % 4] |= 1 << c
-            cards.append(c)
+            hands[(h.leaders[k] + i) % 4] |= 1 << h.plays[4 * k + i]
     row = {name: int(v) for (name, _), v in zip(rules.DEAL_COLUMNS, out[0])}
-    return {"hands": hands, "leader": t[rules.T_FIRST_LEADER], "cards": cards, "record": row,
-            "dealer": t[rules.T_DEALER], "winners": [t[rules.T_WINNERS + k] for k in range(13)]}
+    return {"hands": hands, "leader": h.first_leader, "cards": list(h.plays), "record": row,
+            "dealer": h.dealer, "winners": list(h.winners)}
 
 
 SIDES = dd_report.Sides(TEAMS, TEAM_NAMES, SEAT_NAMES)
@@ -63,7 +61,7 @@ def analyse(variant, table, *, seed: int | None = None, index: int | None = None
     """The text of ``simcards dd spades``: the double-dummy table, then the cost of each card played
     (from trick ``from_trick`` on; later tricks solve fast)."""
     if hands is not None:
-        _, deck, _ = prepared(variant)
+        deck = prepared(variant).deck
         masks = parse_deal(hands, 4, sum(1 << int(c) for c in deck), SEAT_NAMES)
         row, suit_masks = solver_rules(variant, masks)
         return dd_report.table_only_text("Spades, deal given as text", masks, row, suit_masks, SIDES, hand_text,
