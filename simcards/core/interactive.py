@@ -16,6 +16,7 @@ moves with labels, the state as text, one line per logged move.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -258,8 +259,9 @@ class Choices:
     numbered: bool = True  # False where the labels are numbers themselves (bids): a number is a label
 
 
-class Adapter:
-    """What a game tells the session (``simcards/games/<game>/interactive.py``)."""
+class Adapter(ABC):
+    """What a game tells the session (``simcards/games/<game>/interactive.py``); a game must
+    give :meth:`choices` and :meth:`screen`, the rest has defaults."""
 
     seat_at: dict[str, tuple[int, int]] = {}  # decision -> (argument index, slot) of the deciding seat
     log_rows: dict[str, int] = {}  # decision -> argument (a 2-D table) whose chosen row the log keeps
@@ -267,12 +269,13 @@ class Adapter:
     def seat_names(self, variant) -> list[str]:
         return [f"seat {s}" for s in range(MAX_SEATS)]
 
+    @abstractmethod
     def choices(self, pending: Pending, variant) -> Choices:
-        raise NotImplementedError
+        """The legal answers of the pending decision, labelled for the person."""
 
+    @abstractmethod
     def screen(self, pending: Pending, variant, names: list[str]) -> str:
         """The state as the deciding seat sees it."""
-        raise NotImplementedError
 
     def describe(self, entry: LogEntry, variant, names: list[str]) -> str:
         """One line of history for a logged answer."""
