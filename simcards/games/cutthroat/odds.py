@@ -32,13 +32,12 @@ from simcards.games.cutthroat import referee, rules
 from simcards.games.cutthroat.layout import B_1F, B_2F, B_B6, B_BN, B_SM, MAX_SEATS, NIL, bid_name, parse_bid
 from simcards.games.cutthroat.policies import CATALOG, FORMATS
 from simcards.games.cutthroat.rules import ODDS_FIELDS, ODDS_HANDS, ODDS_SLOTS
-from simcards.games.cutthroat.variant import form_array, form_of
+from simcards.games.cutthroat.variant import form_of
 
 LOOK = rules.LOOK
 # option slots of the records: ordinary k -> k - 1, then the special bids
 _SPECIAL_SLOTS = {NIL: 17, B_1F: 18, B_2F: 19, B_SM: 20, B_B6: 21, B_BN: 22, LOOK: 23}
 _SLOT_NAMES = [str(k) for k in range(1, 18)] + ["nil", "1f", "2f", "sm", "b6", "bn", "look"]
-DECISIONS = ("blind", "bid", "play", "redeal")
 
 
 def slot_of(code: int) -> int:
@@ -231,12 +230,13 @@ def simulate(query, variant, table, seed, start, count):
     options = np.array(query["options"], np.int64)
     with kernel_errors("cutthroat", CATALOG.decisions, table, formats=FORMATS):
         try:
+            deal = rules.OddsDeal(np.array(query["deck"], np.int64), cons.fixed, np.array(query["sizes"], np.int64),
+                                  cons.min_len, cons.max_len)
+            state = np.stack([_pad(query["scores"], 0), _pad(query["bags"], 0), _pad(query["b6used"], 0)])
             rules.simulate_bid_options(
-                variant.to_params(), form_array(variant), *[table[d] for d in DECISIONS], (_accept(query["accept"]),),
-                np.array(query["deck"], np.int64), cons.fixed, np.array(query["sizes"], np.int64), cons.min_len,
-                cons.max_len, query["seat"], query["dealer"], np.array(query["prior"], np.int64), options,
-                np.array([slot_of(int(o)) for o in options], np.int64), _pad(query["scores"], 0),
-                _pad(query["bags"], 0), _pad(query["b6used"], 0), query["play_out"], np.uint64(seed),
+                rules.prepared(variant), rules.seats(table), (_accept(query["accept"]),), deal, query["seat"],
+                query["dealer"], np.array(query["prior"], np.int64), options,
+                np.array([slot_of(int(o)) for o in options], np.int64), state, query["play_out"], np.uint64(seed),
                 np.int64(start), np.int64(count), out, err)
         except IllegalAnswer:
             raise

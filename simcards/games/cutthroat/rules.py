@@ -12,10 +12,16 @@ tournament) shuffles from stream ``8h`` of ``(seed, i)`` and seat ``s`` decides 
 stream ``8h + 1 + s``; the first dealer comes from stream 7. So hand 0 of game ``i``
 is exactly deal ``i`` of the deal unit, and changing one seat's policy leaves the
 other seats' random draws alone.
+
+The kernels take their arguments bundled: :class:`Table` (the packed variant and the
+form), :class:`Seats` (the policies) and :class:`Work` (scratch and running state).
 """
+from collections import namedtuple
+
 import numpy as np
 
 from simcards.core.jit import helper, inline, kernel
+from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_constrained
 from simcards.core.errors import IllegalAnswer
@@ -89,6 +95,13 @@ T_SEAT0 = len(TOURNAMENT_HEAD)
 H_BID, H_TRICKS, H_DELTA, H_BAGS, H_JACKS, H_PENALTY, H_MADE, H_BAGOUTS = range(8)
 H_ROWS = 8
 
+
+# kernel arguments, bundled
+Table = namedtuple("Table", ("params", "form"))  # the variant: params row, form [N, T, deck mask, dealer sits out]
+Seats = namedtuple("Seats", ("blind", "bid", "play", "redeal"))  # per decision: a function per seat
+# per chunk: hands, dealt hands, per-hand results [H_ROWS, seat], view, masks, seat (+ deal, call) streams,
+# card scratch, state [scores, bags, B6 uses] per seat, win tokens per seat
+Work = namedtuple("Work", ("hands", "dealt", "out", "policy_view", "masks", "rngs", "cards", "state", "tokens"))
 
 # decisions by their index in policies.DECISIONS: an illegal answer raises IllegalAnswer(D_x, seat, value)
 DEC_BLIND, DEC_BID, DEC_PLAY, DEC_REDEAL = 0, 1, 2, 3
@@ -334,13 +347,14 @@ def owner(hands, n, c):
 
 
 @helper
-def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_hand,
-              dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace,
-              forced, do_deal):
-    """Deal, bid, play and score one hand; update scores, bags, B6 uses in place.
+def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, forced, do_deal):
+    """Deal, bid, play and score one hand of record ``index``; update ``w.state`` (scores,
+    bags, B6 uses) in place.
 
-    ``out[H_*, seat]`` receives the hand's results and ``dealt`` the hands as dealt.
-    Returns (first leader, redeals).
+    ``tab``: the variant (:class:`Table`); ``seats``: the policies (:class:`Seats`); ``w``:
+    scratch and running state (:class:`Work`). ``hand_no`` counts the record's hands (its
+    random streams), ``game_hand`` the game's. ``w.out[H_*, seat]`` receives the hand's
+    results and ``w.dealt`` the hands as dealt. Returns (first leader, redeals).
 
     Hand odds (``simcards bid``) use the same code: with ``do_deal`` false ``hands``
     already holds the deal (no shuffle, no redeal); ``forced[s]`` is ``ASK`` (the
@@ -348,6 +362,11 @@ def play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     (no blind offer: the seat looks and its policy bids) or ``STOP`` (return when it is
     seat ``s``'s turn to bid; ``out[H_BID]`` then holds the earlier bids, first leader -1).
     """
+    p = tab.params[0]
+    form = tab.form
+    blind_f, bid_f, play_f, redeal_f = seats.blind, seats.bid, seats.play, seats.redeal
+    hands, dealt, out, view, masks, rngs, cards = w.hands, w.dealt, w.out, w.policy_view, w.masks, w.rngs, w.cards
+    scores, bags, b6used, tokens = w.state[0], w.state[1], w.state[2], w.tokens
     n = form[0]
     tricks_total = form[1]
     deck = np.uint64(form[2])
@@ -631,24 +650,22 @@ def _features(row, col, seat, hand):
 
 
 @helper
-def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, game_no, dealer,
-              tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, hands_before, forced):
+def play_game(tab, seats, w, seed, index, hand_no, game_no, dealer, row, trace, hands_before, forced):
     """Play one game from ``dealer``; returns (winner or -1, hands played, next dealer, next hand_no).
 
     ``row`` (may be empty) receives the game record columns. With ``hands_before`` 0 the
-    game starts from zero scores; otherwise it goes on from ``state`` (scores, bags, B6
+    game starts from zero scores; otherwise it goes on from ``w.state`` (scores, bags, B6
     uses) after that many hands (hand odds: the game played out from a hand).
     ``forced`` is passed to every hand (all ``ASK`` for normal play).
     """
-    n = form[0]
-    scores = state[0]
-    bags = state[1]
-    b6used = state[2]
+    p = tab.params[0]
+    n = tab.form[0]
+    out = w.out
+    scores = w.state[0]
     if hands_before == 0:
-        for s in range(MAX_SEATS):
-            scores[s] = 0
-            bags[s] = 0
-            b6used[s] = 0
+        for k in range(3):
+            for s in range(MAX_SEATS):
+                w.state[k, s] = 0
     record = row.shape[0] > 0
     if record:
         row[:] = 0
@@ -659,9 +676,7 @@ def play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, g
     winner = -1
     played = hands_before
     while played < p.max_hands:
-        play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, played,
-                  dealer, scores, bags, b6used, tokens, hands, dealt, out, view, masks, rngs, cards, trace,
-                  forced, True)
+        play_hand(tab, seats, w, seed, index, hand_no, played, dealer, trace, forced, True)
         played += 1
         hand_no += 1
         if record:
@@ -700,42 +715,51 @@ def _first_dealer(p, n, seed, index, rng):
     return below(rng, n)
 
 
+@helper
+def _scratch():
+    """Per-chunk arrays of :class:`Work`, then the forced bids (all ``ASK``) and an empty row."""
+    return (np.zeros(MAX_SEATS, np.uint64), np.zeros(MAX_SEATS, np.uint64), np.zeros((H_ROWS, MAX_SEATS), np.int64),
+            np.zeros(VIEW_SIZE, np.int64), np.zeros(MASKS_SIZE, np.uint64), np.zeros((MAX_SEATS + 2, 1), np.uint64),
+            np.zeros(64, np.int64), np.zeros((3, MAX_SEATS), np.int64), np.zeros(MAX_SEATS, np.int64),
+            np.full(MAX_SEATS, ASK, np.int64), np.zeros(0, np.int64))
+
+
+@inline
+def _work(owners):
+    """The :class:`Work` bundle over a chunk's scratch arrays (borrowed: no reference counts)."""
+    return Work(borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2]), borrowed(owners[3]),
+                borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6]), borrowed(owners[7]),
+                borrowed(owners[8]))
+
+
+@inline
+def _borrowed_table(tab):
+    return Table(borrowed(tab.params), borrowed(tab.form))
+
+
 @kernel
-def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start, count, out_rows, trace):
+def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
     """Simulate records ``start .. start+count-1`` of ``seed`` into ``out_rows`` [count, ncols].
 
     ``trace`` (a core/trace.py buffer, ``NO_TRACE`` when not tracing) receives the events
     of the records (``EVENTS``).
     """
-    p = p_arr[0]
-    n = form[0]
-    hands = np.zeros(MAX_SEATS, np.uint64)
-    dealt = np.zeros(MAX_SEATS, np.uint64)
-    out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
-    view = np.zeros(VIEW_SIZE, np.int64)
-    masks = np.zeros(MASKS_SIZE, np.uint64)
-    rngs = np.zeros((MAX_SEATS + 2, 1), np.uint64)
-    cards = np.zeros(64, np.int64)
-    state = np.zeros((3, MAX_SEATS), np.int64)
-    tokens = np.zeros(MAX_SEATS, np.int64)
-    no_row = np.zeros(0, np.int64)
-    ask = np.full(MAX_SEATS, ASK, np.int64)
+    owners = _scratch()
+    w = _work(owners)
+    ask, no_row = borrowed(owners[9]), borrowed(owners[10])
+    tab = _borrowed_table(tab)
+    p = tab.params[0]
+    n = tab.form[0]
+    out, state, tokens = w.out, w.state, w.tokens
     for r in range(count):
         index = start + r
         row = out_rows[r]
-        dealer = _first_dealer(p, n, seed, index, rngs[MAX_SEATS])
+        dealer = _first_dealer(p, n, seed, index, w.rngs[MAX_SEATS])
         tokens[:] = 0
         if unit == UNIT_DEAL:
             row[:] = -1
-            scores = state[0]
-            bags = state[1]
-            b6used = state[2]
-            scores[:] = 0
-            bags[:] = 0
-            b6used[:] = 0
-            leader, redeals = play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0,
-                                        dealer, scores, bags, b6used, tokens, hands, dealt, out, view,
-                                        masks, rngs, cards, trace, ask, True)
+            state[:] = 0
+            leader, redeals = play_hand(tab, seats, w, seed, index, 0, 0, dealer, trace, ask, True)
             row[0] = dealer
             row[1] = leader
             row[2] = redeals
@@ -752,10 +776,9 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
                 if out[H_JACKS, s] & (1 << JH):
                     jc += 4
                 row[D_SEAT0 + 4 * MAX_SEATS + s] = jc
-                _features(row, D_SEAT0, s, dealt[s])
+                _features(row, D_SEAT0, s, w.dealt[s])
         elif unit == UNIT_GAME:
-            play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 0, 0, dealer,
-                      tokens, row, state, hands, dealt, out, view, masks, rngs, cards, trace, 0, ask)
+            play_game(tab, seats, w, seed, index, 0, 0, dealer, row, trace, 0, ask)
         else:
             row[:] = 0
             row[3] = dealer
@@ -763,9 +786,8 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             games = 0
             champion = -1
             while True:
-                winner, played, dealer, hand_no = play_game(
-                    p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, games, dealer,
-                    tokens, no_row, state, hands, dealt, out, view, masks, rngs, cards, trace, 0, ask)
+                winner, played, dealer, hand_no = play_game(tab, seats, w, seed, index, hand_no, games, dealer,
+                                                            no_row, trace, 0, ask)
                 games += 1
                 if winner < 0:
                     break
@@ -779,24 +801,35 @@ def run_records(unit, p_arr, form, blind_f, bid_f, play_f, redeal_f, seed, start
             row[2] = hand_no
             for s in range(MAX_SEATS):
                 row[T_SEAT0 + s] = tokens[s] if s < n else -1
+    keep_alive(owners)
 
 
 # ---------------------------------------------------------------- Python entry points
 
 UNIT_CODES = {"deal": UNIT_DEAL, "game": UNIT_GAME, "tournament": UNIT_TOURNAMENT}
+DECISION_ORDER = Seats._fields
+
+
+def prepared(variant) -> Table:
+    """The kernels' :class:`Table` for ``variant``."""
+    from simcards.games.cutthroat.variant import form_array
+
+    return Table(variant.to_params(), form_array(variant))
+
+
+def seats(table) -> Seats:
+    """The kernels' :class:`Seats` of a policy table: per decision, each seat's function."""
+    return Seats(*(table[name] for name in DECISION_ORDER))
 
 
 def _run(unit, variant, table, seed, start, count, trace):
     from simcards.core.errors import kernel_errors
     from simcards.games.cutthroat.policies import DECISIONS, FORMATS
-    from simcards.games.cutthroat.variant import form_array
 
     out = np.zeros((count, len(UNIT_COLUMNS[UNIT_CODES[unit]])), np.int64)
     with kernel_errors("cutthroat", DECISIONS, table, formats=FORMATS,
                        where=f"seed {seed}, records {start}..{start + count - 1}"):
-        run_records(UNIT_CODES[unit], variant.to_params(), form_array(variant), table["blind"],
-                    table["bid"], table["play"], table["redeal"], int(seed), int(start),
-                    int(count), out, trace)
+        run_records(UNIT_CODES[unit], prepared(variant), seats(table), int(seed), int(start), int(count), out, trace)
     return out
 
 
@@ -821,14 +854,17 @@ ODDS_DEAL_STREAM = 6  # hand 0 leaves stream 6 unused; the odds deal draws from 
 PRIOR_TRY_HANDS = 1 << 40  # try t > 0 of the earlier-bids check plays as hand number PRIOR_TRY_HANDS + t
 MAX_TRIES = 100_000  # deals tried per record before "no deal satisfies ..."
 E_CONSTRAINTS, E_ACCEPT, E_PRIOR, E_REPLAY, E_MISDEAL = 1, 2, 3, 4, 5
+OddsDeal = namedtuple("OddsDeal", ("deck", "fixed", "sizes", "min_len", "max_len"))  # what the odds deal draws
 
 
 @kernel
-def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, deck_cards, fixed, sizes,
-                         min_len, max_len, seat, dealer, prior, options, slots, scores0, bags0, b6used0,
+def simulate_bid_options(tab, seats, accept, deal, seat, dealer, prior, options, slots, start_state,
                          play_out, seed, start, count, out, err):
     """Deal ``count`` hands around the known cards and play each bid option of ``seat`` on each.
 
+    ``deal`` (:class:`OddsDeal`): the deck's cards, the known cards and cards per seat,
+    the suit-length bounds; ``start_state`` int64[3, MAX_SEATS]: scores, bags and B6 uses
+    before the hand.
     Deal ``i`` draws from stream ``ODDS_DEAL_STREAM`` of ``(seed, start + i)``: the
     ``fixed`` cards are placed and the rest dealt uniformly (``core.deal``), redrawn
     (at most ``MAX_TRIES`` times in all) until the suit-length bounds hold, no hand
@@ -846,23 +882,16 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
     tricks, delta, bags, made (1/0), won the game (1/0; -1 unfinished or not played
     out), and every seat's bid; then the dealt hands.
     """
-    p = p_arr[0]
-    n = form[0]
-    hands = np.zeros(MAX_SEATS, np.uint64)
-    dealt = np.zeros(MAX_SEATS, np.uint64)
+    owners = _scratch()
+    w = _work(owners)
+    forced, no_row = borrowed(owners[9]), borrowed(owners[10])
+    p = tab.params[0]
+    n = tab.form[0]
+    hands, hand_out, state = w.hands, w.out, w.state
     seat_hands = np.zeros(n, np.uint64)  # the deal as core.deal and accept functions see it
     scratch = np.zeros(MAX_SEATS, np.uint64)  # the accepted deal, for every option
-    hand_out = np.zeros((H_ROWS, MAX_SEATS), np.int64)
-    view = np.zeros(VIEW_SIZE, np.int64)
-    masks = np.zeros(MASKS_SIZE, np.uint64)
-    rngs = np.zeros((MAX_SEATS + 2, 1), np.uint64)
-    cards = np.zeros(64, np.int64)
     buf = np.zeros(64, np.int64)
     deal_rng = np.zeros(1, np.uint64)
-    state = np.zeros((3, MAX_SEATS), np.int64)
-    tokens = np.zeros(MAX_SEATS, np.int64)
-    forced = np.full(MAX_SEATS, ASK, np.int64)
-    no_row = np.zeros(0, np.int64)
     nf = len(ODDS_FIELDS)
     checks = False
     for s in range(n):
@@ -875,8 +904,8 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
         hand_no = 0
         while True:
             hand_no = 0 if tries == 0 else PRIOR_TRY_HANDS + tries
-            if deal_constrained(deck_cards, fixed, sizes, (dealer + 1) % n, deal_rng, seat_hands, buf,
-                                min_len, max_len, SUITS, 10_000) < 0:
+            if deal_constrained(deal.deck, deal.fixed, deal.sizes, (dealer + 1) % n, deal_rng, seat_hands, buf,
+                                deal.min_len, deal.max_len, SUITS, 10_000) < 0:
                 err[0] = E_CONSTRAINTS
                 raise ValueError("cutthroat: no deal satisfies the constraints")
             for s in range(n):
@@ -894,13 +923,9 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
             if ok and checks:  # would the earlier seats have bid so with these hands?
                 for s in range(MAX_SEATS):
                     forced[s] = ASK
-                    state[0, s] = scores0[s]
-                    state[1, s] = bags0[s]
-                    state[2, s] = b6used0[s]
+                state[:] = start_state
                 forced[seat] = STOP
-                play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
-                          state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
-                          cards, no_trace(), forced, False)
+                play_hand(tab, seats, w, seed, index, hand_no, 0, dealer, no_trace(), forced, False)
                 for s in range(n):
                     hands[s] = scratch[s]
                     if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
@@ -917,13 +942,9 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
             for s in range(MAX_SEATS):
                 hands[s] = scratch[s]
                 forced[s] = ASK
-                state[0, s] = scores0[s]
-                state[1, s] = bags0[s]
-                state[2, s] = b6used0[s]
+            state[:] = start_state
             forced[seat] = options[j]
-            play_hand(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, hand_no, 0, dealer,
-                      state[0], state[1], state[2], tokens, hands, dealt, hand_out, view, masks, rngs,
-                      cards, no_trace(), forced, False)
+            play_hand(tab, seats, w, seed, index, hand_no, 0, dealer, no_trace(), forced, False)
             for s in range(n):  # the check above saw the same hands, view and streams
                 if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
                     err[0] = E_REPLAY
@@ -941,9 +962,9 @@ def simulate_bid_options(p_arr, form, blind_f, bid_f, play_f, redeal_f, accept, 
                 winner = game_winner(state[0], n, p.target_score)
                 if winner < 0 and p.max_hands > 1:
                     forced[seat] = ASK
-                    winner, _, _, _ = play_game(p, form, blind_f, bid_f, play_f, redeal_f, seed, index, 1, 0,
-                                                (dealer + 1) % n, tokens, no_row, state, hands, dealt, hand_out,
-                                                view, masks, rngs, cards, no_trace(), 1, forced)
+                    winner, _, _, _ = play_game(tab, seats, w, seed, index, 1, 0, (dealer + 1) % n, no_row,
+                                                no_trace(), 1, forced)
                 if winner >= 0:
                     win = 1 if winner == seat else 0
             out[i, base + 4] = win
+    keep_alive(owners)
