@@ -33,6 +33,8 @@ only what the acting player may know (docs/games/cutthroat.md, rule 3.5): public
     V_TRICKS+s    tricks won by seat s so far this hand
     V_JACKS+s     prize jacks seat s captured this hand (card bit mask)
     V_TRICK_CARD+i, V_TRICK_SEAT+i   i-th card of the current trick and who played it
+    V_PARAMS+k    the acting seat's policy parameter k in fixed point: read it with
+                  ``param_value(view, V_PARAMS + k)`` (its policy's k-th ``PolicyParam``)
 
 ``masks`` (uint64), indices::
 
@@ -51,7 +53,7 @@ the hand first (blind offer), 0 or 1 (redeal question). It draws randomness only
 """
 import numpy as np
 
-from simcards.core.policy import Layout
+from simcards.core.policy import PARAM_SLOTS, Layout
 from simcards.games.cutthroat.variant import CutthroatVariant
 
 # enum parameters as named constants (their packed values): p.bag_mode == BAG_MODE.PER_BAG
@@ -77,12 +79,12 @@ PHASE_BLIND, PHASE_BID, PHASE_PLAY, PHASE_REDEAL = 1, 2, 3, 4
 MAX_SEATS = 5
 
 # the state view and the masks, declared once: offsets are generated in this order
-VIEW = Layout("cutthroat view", size=66,
+VIEW = Layout("cutthroat view",
               seat=1, n=1, dealer=1, t=1, trick=1, nplayed=1, leader=1, broken=1, sitout=1, hand_no=1,
               max_bid=1, sm_min=1, b6_tricks=1, target=1, bag_limit=1, bag_mode=1, win_seat=1,
               win_card=1, led_suit=1, phase=1, score=MAX_SEATS, bags=MAX_SEATS, b6used=MAX_SEATS,
               tokens=MAX_SEATS, bid=MAX_SEATS, tricks=MAX_SEATS, jacks=MAX_SEATS,
-              trick_card=MAX_SEATS, trick_seat=MAX_SEATS)
+              trick_card=MAX_SEATS, trick_seat=MAX_SEATS, params=PARAM_SLOTS)
 VIEW.export(globals(), "V_", size="VIEW_SIZE")
 MASKS = Layout("cutthroat masks", hand=1, legal=1, played=1, deck=1, trick=1, prize=1, void=MAX_SEATS)
 MASKS.export(globals(), "M_", size="MASKS_SIZE")

@@ -13,6 +13,8 @@ decision returns). Decisions:
 A user policy is ``simcards.Policy("mine", base=<builtin>, play=my_play)`` in the
 user's file; each function is plain Python using numpy and the layout constants.
 """
+from dataclasses import replace
+
 import numpy as np
 from numba import types
 
@@ -20,14 +22,14 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcards.core.jit import inline, policy
 from simcards.core.cards import bit, format_card, lowest_card, popcount
-from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.policy import Decision, Policy, PolicyCatalog, PolicyParam, param_value
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat import layout as _layout
 from simcards.games.cutthroat.layout import (
     BAG_MODE, B_1F, B_2F, B_B6, B_BN, B_SM, DECLINE, M_DECK, M_HAND, M_LEGAL, M_PLAYED, MAX_SEATS,
     NIL, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_LED_SUIT, V_MAX_BID,
-    V_N, V_NPLAYED, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET, V_TRICK, V_TRICKS,
+    V_N, V_NPLAYED, V_PARAMS, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET, V_TRICK, V_TRICKS,
     V_TRICK_SEAT, V_WIN_CARD, V_WIN_SEAT,
 )
 
@@ -254,15 +256,24 @@ def never_blind(view, masks, rng):
     return DECLINE
 
 
+# basic's parameters (defaults: the constants it always used)
+P_BASIC_NIL_BELOW, P_BASIC_MARGIN = 0, 1
+BASIC_PARAMS = (
+    PolicyParam("nil_below", 0.6, 0.0, 17.0, "Nil when the trick estimate is below this (and no spade above TS)"),
+    PolicyParam("margin", 0.5, -2.0, 2.0, "bid int(trick estimate - margin): lower bids more"),
+)
+
+
 @policy(SIG)
 def basic_bid(view, masks, rng):
     """Round the trick estimate to an ordinary bid; Nil with a weak hand; SM with a huge one."""
     hand = masks[M_HAND]
     legal = masks[M_LEGAL]
     est = expected_tricks(hand, view[V_N], view[V_T])
-    if est < 0.6 and (legal & bit(NIL)) and (hand & TRUMPS & ~((bit(48)) - np.uint64(1))) == 0:
+    if (est < param_value(view, V_PARAMS + P_BASIC_NIL_BELOW) and (legal & bit(NIL))
+            and (hand & TRUMPS & ~((bit(48)) - np.uint64(1))) == 0):
         return NIL
-    k = max(1, np.int64(est - 0.5))
+    k = max(1, np.int64(est - param_value(view, V_PARAMS + P_BASIC_MARGIN)))
     if k >= view[V_SM_MIN] + 1 and (legal & bit(B_SM)):
         return B_SM
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
@@ -328,16 +339,35 @@ def leader_gap(view):
     return best - view[V_SCORE + seat], best_seat, best
 
 
+# expert's parameters (defaults: the constants it always used)
+P_NIL_LIMIT, P_NIL_LIMIT_LONG, P_MARGIN, P_BAGOUT_MARGIN, P_MOON_MARGIN, P_B6_DEFICIT, P_LATE_WITHIN, P_BN_DEFICIT = range(8)
+EXPERT_PARAMS = (
+    PolicyParam("nil_limit", 1.6, 0.0, 17.0, "Nil when the raw trick count is below this and the hand is Nil-safe"),
+    PolicyParam("nil_limit_long", 1.0, 0.0, 17.0, "nil_limit with 17-card hands (3 players)"),
+    PolicyParam("margin", 0.7, -2.0, 2.0, "bid int(trick estimate + 0.5 - margin): lower bids more"),
+    PolicyParam("bagout_margin", 0.3, -2.0, 2.0, "margin within 3 bags of a bag-out (bag_mode=accumulate)"),
+    PolicyParam("moon_margin", 1.0, -17.0, 17.0, "shoot the moon when the estimate reaches its tricks + this"),
+    PolicyParam("b6_deficit", 100, 0, 10000, "blind six when behind the leader by at least this (or late)", integer=True),
+    PolicyParam("late_within", 150, 0, 10000, "late: the leader within this of the target (blind six then too)",
+                integer=True),
+    PolicyParam("bn_deficit", 250, 0, 10000,
+                "blind nil (5-player hands only) when behind by at least this, the leader within 80 of the target",
+                integer=True),
+)
+
+
 @policy(SIG)
 def expert_blind(view, masks, rng):
     """Gamble blind only when behind late in the game: B6 where 6 tricks are likely, BN when desperate."""
     legal = masks[M_LEGAL]
     gap, _, best = leader_gap(view)
     per_seat = view[V_T] / view[V_N]
-    late = best >= view[V_TARGET] - 150
-    if (legal & bit(B_B6)) and view[V_B6_TRICKS] <= per_seat + 0.5 and (gap >= 100 or late):
+    late = best >= view[V_TARGET] - param_value(view, V_PARAMS + P_LATE_WITHIN)
+    if ((legal & bit(B_B6)) and view[V_B6_TRICKS] <= per_seat + 0.5
+            and (gap >= param_value(view, V_PARAMS + P_B6_DEFICIT) or late)):
         return B_B6
-    if (legal & bit(B_BN)) and per_seat <= 2.5 and gap >= 250 and best >= view[V_TARGET] - 80:
+    if ((legal & bit(B_BN)) and per_seat <= 2.5 and gap >= param_value(view, V_PARAMS + P_BN_DEFICIT)
+            and best >= view[V_TARGET] - 80):
         return B_BN  # only short (5-player) hands ever escape every trick blind
     return DECLINE
 
@@ -367,10 +397,10 @@ def expert_bid(view, masks, rng):
     est = expected_tricks(hand, view[V_N], view[V_T])
     # 17-card hands (3 players) rarely escape the extra tricks: stricter Nil, no 1F/2F
     long_hands = view[V_T] > 5 * view[V_N]
-    nil_limit = 1.0 if long_hands else 1.6
+    nil_limit = param_value(view, V_PARAMS + (P_NIL_LIMIT_LONG if long_hands else P_NIL_LIMIT))
     if (legal & bit(NIL)) and estimate_tricks(hand, view[V_N], view[V_T]) < nil_limit and nil_safe(hand):
         return NIL
-    if est >= view[V_SM_MIN] + 1.0 and (legal & bit(B_SM)):
+    if est >= view[V_SM_MIN] + param_value(view, V_PARAMS + P_MOON_MARGIN) and (legal & bit(B_SM)):
         return B_SM
     sure = hand & (SIDE_ACES | (TRUMPS & ~(bit(50) - np.uint64(1))))  # side aces, AS, jokers
     n_sure = popcount(sure)
@@ -378,9 +408,9 @@ def expert_bid(view, masks, rng):
         return B_1F
     if n_sure == 2 and (legal & bit(B_2F)) and not long_hands and nil_safe(hand & ~sure):
         return B_2F
-    margin = 0.7
+    margin = param_value(view, V_PARAMS + P_MARGIN)
     if view[V_BAG_MODE] == BAG_MODE.ACCUMULATE and view[V_BAGS + seat] >= view[V_BAG_LIMIT] - 3:
-        margin = 0.3  # close to a bag-out: bid up
+        margin = param_value(view, V_PARAMS + P_BAGOUT_MARGIN)  # close to a bag-out: bid up
     k = max(1, np.int64(est + 0.5 - margin))
     return nearest_legal(legal, min(k, view[V_MAX_BID]))
 
@@ -464,12 +494,29 @@ def expert_redeal(view, masks, rng):
     return 0 if nil_safe(masks[M_HAND]) else 1
 
 
+def _with_defaults(params, **defaults):
+    """``params`` with other defaults (the same names, order and ranges)."""
+    return tuple(replace(p, default=defaults.pop(p.name, p.default)) for p in params)
+
+
 def _builtins():
-    random = Policy("random", blind=random_blind, bid=random_bid, play=random_play, redeal=random_redeal)
-    basic = Policy("basic", blind=never_blind, bid=basic_bid, play=basic_play, redeal=keep_hand)
+    random = Policy("random", blind=random_blind, bid=random_bid, play=random_play, redeal=random_redeal,
+                    help="uniformly random legal bids and cards (blind one time in ten)")
+    basic = Policy("basic", blind=never_blind, bid=basic_bid, play=basic_play, redeal=keep_hand, params=BASIC_PARAMS,
+                   help="rounded trick estimate, Nil on weak hands, wins until the bid is made then ducks")
     expert = Policy("expert", base=basic, blind=expert_blind, bid=expert_bid, play=expert_play,
-                    redeal=expert_redeal)
-    return {"random": random, "basic": basic, "expert": expert}
+                    redeal=expert_redeal, params=EXPERT_PARAMS,
+                    help="calibrated estimate, Nil/1F/2F/SM/B6/BN by hand and score, sets the leader and Nil bidders")
+    # bidding styles (docs/games/cutthroat.md, rules 10.10): expert's play with other bidding defaults
+    aggressive = Policy("aggressive", base=expert, params=_with_defaults(
+        EXPERT_PARAMS, nil_limit=2.0, nil_limit_long=1.3, margin=0.4, bagout_margin=0.1, moon_margin=0.5,
+        b6_deficit=50, late_within=200, bn_deficit=200),
+        help="expert bidding up: higher ordinary bids, Nil and moon on weaker evidence, blind bids earlier")
+    conservative = Policy("conservative", base=expert, params=_with_defaults(
+        EXPERT_PARAMS, nil_limit=1.2, nil_limit_long=0.7, margin=1.0, bagout_margin=0.6, moon_margin=1.5,
+        b6_deficit=200, late_within=100, bn_deficit=400),
+        help="expert bidding down: lower ordinary bids, Nil and moon only on clear hands, blind bids rarely")
+    return {p.name: p for p in (random, basic, expert, aggressive, conservative)}
 
 
 BUILTINS = _builtins()

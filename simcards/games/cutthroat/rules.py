@@ -35,8 +35,9 @@ from simcards.games.cutthroat.layout import (
     PHASE_BID, PHASE_BLIND, PHASE_PLAY, PHASE_REDEAL, V_B6_TRICKS, V_B6USED, V_BAG_LIMIT,
     V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_HAND_NO, V_JACKS, V_LED_SUIT, V_LEADER,
     V_MAX_BID, V_N, V_NPLAYED, V_PHASE, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET,
-    V_TOKENS, V_TRICK, V_TRICK_CARD, V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, VIEW_SIZE,
+    V_TOKENS, V_TRICK, V_TRICK_CARD, V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, VIEW_SIZE, V_PARAMS,
 )
+from simcards.core.policy import PARAM_SLOTS
 
 SUITS = SUIT_MASKS_JOKERS_AS_SPADES  # effective suits: jokers are spades
 TRUMPS = SUITS[3]
@@ -98,7 +99,8 @@ H_ROWS = 8
 
 # kernel arguments, bundled
 Table = namedtuple("Table", ("params", "form"))  # the variant: params row, form [N, T, deck mask, dealer sits out]
-Seats = namedtuple("Seats", ("blind", "bid", "play", "redeal"))  # per decision: a function per seat
+# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters
+Seats = namedtuple("Seats", ("blind", "bid", "play", "redeal", "params"))
 # per chunk: hands, dealt hands, per-hand results [H_ROWS, seat], view, masks, seat (+ deal, call) streams,
 # card scratch, state [scores, bags, B6 uses] per seat, win tokens per seat
 Work = namedtuple("Work", ("hands", "dealt", "out", "policy_view", "masks", "rngs", "cards", "state", "tokens"))
@@ -346,6 +348,13 @@ def owner(hands, n, c):
 # ---------------------------------------------------------------- one hand
 
 
+@inline
+def _seat_params(view, params, seat):
+    """Copy ``seat``'s policy parameters into the view before its policy is called."""
+    for k in range(PARAM_SLOTS):
+        view[V_PARAMS + k] = params[seat, k]
+
+
 @helper
 def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, forced, do_deal):
     """Deal, bid, play and score one hand of record ``index``; update ``w.state`` (scores,
@@ -446,6 +455,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = np.uint64(3)
             rng1[0] = rngs[s, 0]
+            _seat_params(view, seats.params, s)
             answer = redeal_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if answer != 0 and answer != 1:
@@ -476,6 +486,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = np.uint64(0)
             masks[M_LEGAL] = blind
             rng1[0] = rngs[s, 0]
+            _seat_params(view, seats.params, s)
             code = blind_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
@@ -487,6 +498,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = opened
             rng1[0] = rngs[s, 0]
+            _seat_params(view, seats.params, s)
             code = bid_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code < 0 or code > 63 or not (opened & bit(code)):
@@ -558,6 +570,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
                 masks[M_HAND] = hand
                 masks[M_LEGAL] = legal
                 rng1[0] = rngs[seat, 0]
+                _seat_params(view, seats.params, seat)
                 c = play_f[seat](view, masks, rng1)
                 rngs[seat, 0] = rng1[0]
                 if c < 0 or c > 54 or not (legal & bit(c)):
@@ -737,6 +750,11 @@ def _borrowed_table(tab):
     return Table(borrowed(tab.params), borrowed(tab.form))
 
 
+@inline
+def _borrowed_seats(seats):
+    return Seats(seats.blind, seats.bid, seats.play, seats.redeal, borrowed(seats.params))
+
+
 @kernel
 def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
     """Simulate records ``start .. start+count-1`` of ``seed`` into ``out_rows`` [count, ncols].
@@ -747,7 +765,7 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
     owners = _scratch()
     w = _work(owners)
     ask, no_row = borrowed(owners[9]), borrowed(owners[10])
-    tab = _borrowed_table(tab)
+    tab, seats = _borrowed_table(tab), _borrowed_seats(seats)
     p = tab.params[0]
     n = tab.form[0]
     out, state, tokens = w.out, w.state, w.tokens
@@ -807,7 +825,7 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
 # ---------------------------------------------------------------- Python entry points
 
 UNIT_CODES = {"deal": UNIT_DEAL, "game": UNIT_GAME, "tournament": UNIT_TOURNAMENT}
-DECISION_ORDER = Seats._fields
+DECISION_ORDER = Seats._fields[:-1]
 
 
 def prepared(variant) -> Table:
@@ -818,8 +836,9 @@ def prepared(variant) -> Table:
 
 
 def seats(table) -> Seats:
-    """The kernels' :class:`Seats` of a policy table: per decision, each seat's function."""
-    return Seats(*(table[name] for name in DECISION_ORDER))
+    """The kernels' :class:`Seats` of a policy table: per decision, each seat's function,
+    then each seat's policy parameters (``table.params``)."""
+    return Seats(*(table[name] for name in DECISION_ORDER), table.params)
 
 
 def _run(unit, variant, table, seed, start, count, trace):
@@ -885,6 +904,7 @@ def simulate_bid_options(tab, seats, accept, deal, seat, dealer, prior, options,
     owners = _scratch()
     w = _work(owners)
     forced, no_row = borrowed(owners[9]), borrowed(owners[10])
+    tab, seats = _borrowed_table(tab), _borrowed_seats(seats)
     p = tab.params[0]
     n = tab.form[0]
     hands, hand_out, state = w.hands, w.out, w.state

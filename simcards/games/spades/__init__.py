@@ -4,7 +4,7 @@ from simcards.core.policy import PolicyCatalog
 from simcards.games.spades import dd, records
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.odds import BID
-from simcards.games.spades.policies import BASIC, DECISIONS, EXPERT, RANDOM
+from simcards.games.spades.policies import AGGRESSIVE, BASIC, CONSERVATIVE, DECISIONS, EXPERT, QUICK_COUNT, RANDOM
 from simcards.games.spades.replay import replay
 from simcards.games.spades.variant import PRESETS, SpadesVariant
 
@@ -22,7 +22,8 @@ GAME = Game(
     variant_type=SpadesVariant,
     presets=PRESETS,
     units=records.UNITS,
-    policies=PolicyCatalog("spades", DECISIONS, {"random": RANDOM, "basic": BASIC, "expert": EXPERT}, 4),
+    policies=PolicyCatalog("spades", DECISIONS, {p.name: p for p in (RANDOM, BASIC, EXPERT, AGGRESSIVE, CONSERVATIVE,
+                                                                      QUICK_COUNT)}, 4),
     seats=lambda variant: 4,
     simulate=simulate,
     tally=records.tally,

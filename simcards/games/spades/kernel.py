@@ -23,8 +23,9 @@ def prepared(variant: SpadesVariant, fixed=None) -> rules.Table:
 
 
 def seats(table) -> rules.Seats:
-    """The kernels' :class:`rules.Seats`: per decision, the tuple of each seat's function."""
-    return rules.Seats(*(table[name] for name in DECISION_ORDER))
+    """The kernels' :class:`rules.Seats`: per decision, the tuple of each seat's function,
+    then each seat's policy parameters (``table.params``)."""
+    return rules.Seats(*(table[name] for name in DECISION_ORDER), table.params)
 
 
 def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, count: int,

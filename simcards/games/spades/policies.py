@@ -40,6 +40,8 @@ State view layout (index constants, ``view[V_BID + seat]`` for per-seat blocks):
 ``V_EXCHANGE + team`` cards exchanged each way by that team this hand (0 = none)
 ``V_TARGET``          target score; ``V_BAG_LIMIT``, ``V_NIL_VALUE``, ``V_BN_VALUE`` alike
 ``V_HANDS_PLAYED``    hands already played in this game
+``V_PARAMS + k``      the deciding seat's policy parameter k in fixed point: read it with
+                      ``param_value(view, V_PARAMS + k)`` (k-th declared ``PolicyParam``)
 ====================  =====================================================================
 
 Decisions: ``blind`` (1 = bid Blind Nil; asked only when BN is legal, before the hand
@@ -47,13 +49,15 @@ is seen), ``bid`` (0..13), ``exchange`` (mask of exactly ``V_COUNT`` cards of
 ``V_LEGAL``), ``play`` (a card of ``V_LEGAL``), ``misdeal`` (1 = call the optional
 deficient-hand redeal). An illegal answer stops the run with an error naming the seat.
 """
+from dataclasses import replace
+
 import numba as nb
 import numpy as np
 from numba import types
 
 from simcards.core.jit import helper, inline, policy
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
-from simcards.core.policy import Decision, Layout, Policy
+from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyParam, param_value
 from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:])
@@ -64,7 +68,7 @@ VIEW = Layout("spades view", size=64,
               trick=1, leader=1, nplayed=1, led_suit=1, win_seat=1, win_card=1, broken=1,
               played=1, deck=1, suits=4, table=4, bid=4, blind=4, tricks=4, voids=4,
               score=2, bags=2, exchange=2, target=1, bag_limit=1, nil_value=1, bn_value=1,
-              hands_played=1)
+              hands_played=1, params=PARAM_SLOTS)
 VIEW.export(globals(), "V_", size="VIEW_LEN")
 
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
@@ -298,9 +302,14 @@ def basic_blind(view, rng):
     return 0
 
 
+BASIC_PARAMS = (
+    PolicyParam("round_up", 0.5, -1.0, 2.0, "bid int(sure-trick count + round_up): higher bids more"),
+)
+
+
 @policy(SIG)
 def basic_bid(view, rng):
-    want = int(sure_tricks(np.uint64(view[V_HAND]), view) + 0.5)
+    want = int(sure_tricks(np.uint64(view[V_HAND]), view) + param_value(view, V_PARAMS + 0))
     return nearest_legal_bid(np.uint64(view[V_LEGAL]), max(want, 1))
 
 
@@ -339,9 +348,10 @@ def basic_misdeal(view, rng):
 
 
 RANDOM = Policy("random", blind=random_blind, bid=random_bid, exchange=random_exchange,
-                play=random_play, misdeal=random_misdeal)
+                play=random_play, misdeal=random_misdeal, help="uniformly random legal moves")
 BASIC = Policy("basic", blind=basic_blind, bid=basic_bid, exchange=basic_exchange,
-               play=basic_play, misdeal=basic_misdeal)
+               play=basic_play, misdeal=basic_misdeal, params=BASIC_PARAMS,
+               help="sure-trick count (top spades, long spades, side aces, guarded kings), plain play")
 
 
 # ---------------------------------------------------------------- expert
@@ -351,6 +361,21 @@ BASIC = Policy("basic", blind=basic_blind, bid=basic_bid, exchange=basic_exchang
 # values, Nil with safe hands, Blind Nil when far behind late in the game.
 
 _LOW_MASK = np.uint64((1 << 14) - 1)
+
+# expert's parameters (defaults: the constants it always used); only bid and blind read them
+P_NIL_ESTIMATE, P_NIL_RISK, P_BEHIND_NIL_ESTIMATE, P_BEHIND_NIL_RISK = 0, 1, 2, 3
+P_ROUND_UP, P_NEAR_LIMIT_ROUND_UP, P_BN_DEFICIT, P_BN_OPP_WITHIN = 4, 5, 6, 7
+EXPERT_PARAMS = (
+    PolicyParam("nil_estimate", 3.0, 0.0, 13.0, "Nil only when the trick estimate is below this"),
+    PolicyParam("nil_risk", 2.0, 0.0, 13.0, "... and the Nil risk (cards that may be forced to win) below this"),
+    PolicyParam("behind_nil_estimate", 3.5, 0.0, 13.0,
+                "nil_estimate when behind with the opponents within 120 of the target"),
+    PolicyParam("behind_nil_risk", 2.6, 0.0, 13.0, "nil_risk when behind with the opponents within 120 of the target"),
+    PolicyParam("round_up", 0.8, -1.0, 2.0, "bid int(trick estimate + round_up): higher bids more"),
+    PolicyParam("near_limit_round_up", 0.95, -1.0, 2.0, "round_up within 3 bags of the bag limit"),
+    PolicyParam("bn_deficit", 200, 0, 10000, "Blind Nil only when behind by at least this many points", integer=True),
+    PolicyParam("bn_opp_within", 150, 0, 10000, "... and the opponents within this of the target", integer=True),
+)
 
 
 @helper(nb.float64(nb.uint64, nb.int64[:]))
@@ -446,7 +471,8 @@ def expert_blind(view, rng):
     deficit = view[V_SCORE + 1 - team] - view[V_SCORE + team]
     opp = view[V_SCORE + 1 - team]
     # a desperate, high-variance bid: far behind and the opponents close to the target
-    if deficit >= 200 and opp >= view[V_TARGET] - 150:
+    if (deficit >= param_value(view, V_PARAMS + P_BN_DEFICIT)
+            and opp >= view[V_TARGET] - param_value(view, V_PARAMS + P_BN_OPP_WITHIN)):
         return 1
     return 0
 
@@ -463,11 +489,17 @@ def expert_bid(view, rng):
     behind = (view[V_SCORE + 1 - team] >= view[V_TARGET] - 120
               and view[V_SCORE + team] < view[V_SCORE + 1 - team])
     if legal & _ONE and partner_bid != 0 and (partner_bid < 0 or partner_bid >= 3):
-        if est < (3.5 if behind else 3.0) and nil_risk(hand, view) < (2.6 if behind else 2.0):
+        if behind:
+            limit = param_value(view, V_PARAMS + P_BEHIND_NIL_ESTIMATE)
+            risk = param_value(view, V_PARAMS + P_BEHIND_NIL_RISK)
+        else:
+            limit = param_value(view, V_PARAMS + P_NIL_ESTIMATE)
+            risk = param_value(view, V_PARAMS + P_NIL_RISK)
+        if est < limit and nil_risk(hand, view) < risk:
             return 0
     # round up from .2; near the bag limit from .05 (an overtrick costs more there)
     near_limit = view[V_BAGS + team] >= view[V_BAG_LIMIT] - 3
-    want = int(est + (0.95 if near_limit else 0.8))
+    want = int(est + param_value(view, V_PARAMS + (P_NEAR_LIMIT_ROUND_UP if near_limit else P_ROUND_UP)))
     if want < 1:
         want = 1
     return nearest_legal_bid(legal & _LOW_MASK, want)
@@ -671,4 +703,80 @@ def expert_play(view, rng):
 
 
 EXPERT = Policy("expert", blind=expert_blind, bid=expert_bid, exchange=expert_exchange,
-                play=expert_play, misdeal=expert_misdeal)
+                play=expert_play, misdeal=expert_misdeal, params=EXPERT_PARAMS,
+                help="graded trick estimate, Nil on safe hands, card tracking, covers and attacks Nil")
+
+
+def _with_defaults(params, **defaults):
+    """``params`` with other defaults (the same names, order and ranges)."""
+    return tuple(replace(p, default=defaults.pop(p.name, p.default)) for p in params)
+
+
+# bidding styles (docs/games/spades.md, rules 10.11): expert's play with other bidding defaults
+AGGRESSIVE = Policy("aggressive", base=EXPERT, params=_with_defaults(
+    EXPERT_PARAMS, nil_estimate=3.5, nil_risk=2.6, behind_nil_estimate=4.0, behind_nil_risk=3.2, round_up=0.95,
+    near_limit_round_up=1.1, bn_deficit=150, bn_opp_within=200),
+    help="expert bidding up: rounds the estimate up from .05, Nil on riskier hands, Blind Nil earlier")
+CONSERVATIVE = Policy("conservative", base=EXPERT, params=_with_defaults(
+    EXPERT_PARAMS, nil_estimate=2.5, nil_risk=1.4, behind_nil_estimate=3.0, behind_nil_risk=2.0, round_up=0.5,
+    near_limit_round_up=0.8, bn_deficit=300, bn_opp_within=100),
+    help="expert bidding down: rounds the estimate to nearest, Nil only on safe hands, Blind Nil rarely")
+
+
+# ---------------------------------------------------------------- quick_count
+# The popular counting heuristic of rules 10.3 ("aces and kings count one, spades beyond
+# three count one"), its weights as parameters; expert's play (which reads no parameters).
+
+P_ACE, P_KING, P_QUEEN, P_LONG_SPADES, P_VOID, P_QC_ROUND_UP, P_NIL_BELOW = range(7)
+QUICK_COUNT_PARAMS = (
+    PolicyParam("ace", 1.0, 0.0, 2.0, "value of each ace (a joker counts as an ace)"),
+    PolicyParam("king", 1.0, 0.0, 2.0, "value of each king with at least one other card of its suit"),
+    PolicyParam("queen", 0.0, 0.0, 2.0, "value of each queen with at least two other cards of its suit"),
+    PolicyParam("long_spades", 3, 0, 13, "every spade beyond this many counts one", integer=True),
+    PolicyParam("void", 0.0, 0.0, 2.0, "value of each void side suit when holding a spade"),
+    PolicyParam("round_up", 0.5, -1.0, 2.0, "bid int(count + round_up)"),
+    PolicyParam("nil_below", 0.0, 0.0, 13.0, "bid Nil when the count is below this (0: never)"),
+)
+
+
+@helper(nb.float64(nb.uint64, nb.int64[:]))
+def quick_count(hand, view):
+    """The counting heuristic of ``QUICK_COUNT_PARAMS`` for ``hand`` (the seat's parameters in ``view``)."""
+    ace = param_value(view, V_PARAMS + P_ACE)
+    king = param_value(view, V_PARAMS + P_KING)
+    queen = param_value(view, V_PARAMS + P_QUEEN)
+    trumps = hand & np.uint64(view[V_SUITS + 3])
+    n_t = popcount(trumps)
+    count = 0.0
+    for s in range(4):
+        m = hand & np.uint64(view[V_SUITS + s])
+        n = popcount(m)
+        if m & bit(13 * s + 12):
+            count += ace
+        if (m & bit(13 * s + 11)) and n >= 2:
+            count += king
+        if (m & bit(13 * s + 10)) and n >= 3:
+            count += queen
+        if s < 3 and n == 0 and n_t > 0:
+            count += param_value(view, V_PARAMS + P_VOID)
+    count += ace * popcount(hand & np.uint64(view[V_SUITS + 3]) & ~np.uint64((1 << 52) - 1))  # jokers
+    extra = n_t - int(param_value(view, V_PARAMS + P_LONG_SPADES))
+    if extra > 0:
+        count += extra
+    return count
+
+
+@policy(SIG)
+def quick_count_bid(view, rng):
+    legal = np.uint64(view[V_LEGAL])
+    count = quick_count(np.uint64(view[V_HAND]), view)
+    partner_bid = view[V_BID + (view[V_SEAT] ^ 2)]
+    if legal & _ONE and partner_bid != 0 and count < param_value(view, V_PARAMS + P_NIL_BELOW):
+        return 0
+    want = int(count + param_value(view, V_PARAMS + P_QC_ROUND_UP))
+    return nearest_legal_bid(legal & _LOW_MASK, max(want, 1))
+
+
+# blind from basic (never): expert's blind reads expert's parameters
+QUICK_COUNT = Policy("quick_count", base=EXPERT, blind=basic_blind, bid=quick_count_bid, params=QUICK_COUNT_PARAMS,
+                     help="counting heuristic: aces, guarded kings, long spades (weights as parameters), expert play")

@@ -31,9 +31,10 @@ from simcards.games.spades.variant import SpadesVariant
 from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
-    V_NPLAYED, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
+    V_NPLAYED, V_PARAMS, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
     V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
 )
+from simcards.core.policy import PARAM_SLOTS
 
 # enum parameters as named constants (their packed values)
 BAG_MODE, BAG_OVERFLOW, EXCHANGE_ORDER, FAILED_NIL_TRICKS, FIRST_LEAD, MISDEAL_CONDITION = (
@@ -116,7 +117,8 @@ EVENTS.export(globals())
 
 # kernel arguments, bundled
 Table = namedtuple("Table", ("params", "deck", "suit_masks", "fixed"))  # the variant, packed (fixed: known cards)
-Seats = namedtuple("Seats", ("blind", "bid", "exchange", "play", "misdeal"))  # per decision: a function per seat
+# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters
+Seats = namedtuple("Seats", ("blind", "bid", "exchange", "play", "misdeal", "params"))
 Work = namedtuple("Work", ("deal_rng", "rngs", "policy_view", "hands", "given", "buf", "scores", "bags"))  # per chunk
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
@@ -330,9 +332,17 @@ def terminal_tie(params, s0, s1):
 # ---------------------------------------------------------------- one hand
 
 
+@inline
+def _seat_params(view, params, seat):
+    """Copy ``seat``'s policy parameters into the view before its policy is called."""
+    for k in range(PARAM_SLOTS):
+        view[V_PARAMS + k] = params[seat, k]
+
+
 @helper
-def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received):
+def _exchange_choice(seats, seat, view, rngs, hand, count, role, received):
     """Ask ``seat`` which ``count`` cards of ``hand`` it passes; check the answer."""
+    _seat_params(view, seats.params, seat)
     view[V_SEAT] = seat
     view[V_HAND] = np.int64(hand)
     view[V_LEGAL] = np.int64(hand)
@@ -340,7 +350,7 @@ def _exchange_choice(fexch, seat, view, rngs, hand, count, role, received):
     view[V_ROLE] = role
     view[V_RECEIVED] = np.int64(received)
     view[V_GIVEN] = 0
-    answer = fexch[seat](view, rngs[seat])
+    answer = seats.exchange[seat](view, rngs[seat])
     give = np.uint64(answer)
     if (give & ~hand) or popcount(give) != count:
         raise IllegalAnswer(DEC_EXCHANGE, seat, answer)
@@ -373,6 +383,7 @@ def _deal_phase(tab, seats, w, dealer, hands_before, err):
                 _reset_view(view, tab.params, deck_mask, suit_masks, dealer, w.scores, w.bags, hands_before)
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hands[s])
+                _seat_params(view, seats.params, s)
                 call = seats.misdeal[s](view, rngs[s])
                 if call != 0 and call != 1:
                     raise IllegalAnswer(DEC_MISDEAL, s, call)
@@ -404,6 +415,7 @@ def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
             return False
         legal = legal_bids(tab.params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
+        _seat_params(view, seats.params, s)
         blind = 0
         if forced[s] >= 0:
             blind = 1 if forced[s] == BN_BIT else 0
@@ -440,7 +452,6 @@ def _exchange_phase(tab, seats, w, rec, trace):
     view, rngs, hands, given = w.policy_view, w.rngs, w.hands, w.given
     bids = rec[D_BID:D_BID + 4]
     blinds = rec[D_BLIND:D_BLIND + 4]
-    fexch = seats.exchange
     for s in range(4):
         given[s] = np.uint64(0)
     for team in range(2):
@@ -458,22 +469,22 @@ def _exchange_phase(tab, seats, w, rec, trace):
         pz = z ^ 2
         zero = np.uint64(0)
         if p.exchange_order == EXCHANGE_ORDER.SIMULTANEOUS:
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero)
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero)
+            gz = _exchange_choice(seats, z, view, rngs, hands[z], k, 0, zero)
+            gp = _exchange_choice(seats, pz, view, rngs, hands[pz], k, 1, zero)
             hands[z] = (hands[z] & ~gz) | gp
             hands[pz] = (hands[pz] & ~gp) | gz
         elif p.exchange_order == EXCHANGE_ORDER.NIL_FIRST:
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, zero)
+            gz = _exchange_choice(seats, z, view, rngs, hands[z], k, 0, zero)
             hands[z] &= ~gz
             hands[pz] |= gz
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, gz)
+            gp = _exchange_choice(seats, pz, view, rngs, hands[pz], k, 1, gz)
             hands[pz] &= ~gp
             hands[z] |= gp
         else:  # partner_first
-            gp = _exchange_choice(fexch, pz, view, rngs, hands[pz], k, 1, zero)
+            gp = _exchange_choice(seats, pz, view, rngs, hands[pz], k, 1, zero)
             hands[pz] &= ~gp
             hands[z] |= gp
-            gz = _exchange_choice(fexch, z, view, rngs, hands[z], k, 0, gp)
+            gz = _exchange_choice(seats, z, view, rngs, hands[z], k, 0, gp)
             hands[z] &= ~gz
             hands[pz] |= gz
         given[z] = gz
@@ -524,6 +535,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
                 view[V_LEGAL] = np.int64(legal)
                 view[V_GIVEN] = np.int64(given[s])
                 view[V_RECEIVED] = np.int64(given[s ^ 2])
+                _seat_params(view, seats.params, s)
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
                     raise IllegalAnswer(DEC_PLAY, s, c)
@@ -699,6 +711,11 @@ def _borrowed_table(tab):
     return Table(borrowed(tab.params), borrowed(tab.deck), borrowed(tab.suit_masks), borrowed(tab.fixed))
 
 
+@inline
+def _borrowed_seats(seats):
+    return Seats(seats.blind, seats.bid, seats.exchange, seats.play, seats.misdeal, borrowed(seats.params))
+
+
 @helper
 def _new_game(w):
     for t in range(2):
@@ -713,7 +730,7 @@ def simulate_deals(tab, seats, seed, start, count, out, trace, err):
     owners = _scratch()
     w = _work(owners)
     free = borrowed(owners[9])
-    tab = _borrowed_table(tab)
+    tab, seats = _borrowed_table(tab), _borrowed_seats(seats)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
         _start_record(seed, start + i, w.deal_rng, w.rngs)
@@ -731,7 +748,7 @@ def simulate_games(tab, seats, seed, start, count, out, trace, err):
     owners = _scratch()
     w = _work(owners)
     rec, free = borrowed(owners[8]), borrowed(owners[9])
-    tab = _borrowed_table(tab)
+    tab, seats = _borrowed_table(tab), _borrowed_seats(seats)
     out, trace, err = borrowed(out), borrowed(trace), borrowed(err)
     for i in range(count):
         _start_record(seed, start + i, w.deal_rng, w.rngs)
@@ -857,6 +874,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
     p = tab.params[0]
     owners = _scratch()
     w = _work(owners)
+    seats = _borrowed_seats(seats)
     deal_rng, rngs, hands, scores, bags = w.deal_rng, w.rngs, w.hands, w.scores, w.bags
     rec, forced = borrowed(owners[8]), borrowed(owners[9])
     dealt = np.zeros(4, np.uint64)
