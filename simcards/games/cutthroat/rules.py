@@ -99,8 +99,9 @@ H_ROWS = 8
 
 # kernel arguments, bundled
 Table = namedtuple("Table", ("params", "form"))  # the variant: params row, form [N, T, deck mask, dealer sits out]
-# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters
-Seats = namedtuple("Seats", ("blind", "bid", "play", "redeal", "params"))
+# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters,
+# and shared: whether every seat has the same values
+Seats = namedtuple("Seats", ("blind", "bid", "play", "redeal", "params", "shared"))
 # per chunk: hands, dealt hands, per-hand results [H_ROWS, seat], view, masks, seat (+ deal, call) streams,
 # card scratch, state [scores, bags, B6 uses] per seat, win tokens per seat
 Work = namedtuple("Work", ("hands", "dealt", "out", "policy_view", "masks", "rngs", "cards", "state", "tokens"))
@@ -349,10 +350,20 @@ def owner(hands, n, c):
 
 
 @inline
-def _seat_params(view, params, seat):
-    """Copy ``seat``'s policy parameters into the view before its policy is called."""
-    for k in range(PARAM_SLOTS):
-        view[V_PARAMS + k] = params[seat, k]
+def _seat_params(view, seats, seat):
+    """Copy ``seat``'s policy parameters into the view before its policy is called (with
+    ``seats.shared`` every seat has the same: :func:`_shared_params` loaded them)."""
+    if not seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[V_PARAMS + k] = seats.params[seat, k]
+
+
+@inline
+def _shared_params(view, seats):
+    """Load the parameters once (after the view is reset) when every seat has the same."""
+    if seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[V_PARAMS + k] = seats.params[0, k]
 
 
 @helper
@@ -391,6 +402,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
 
     emit(trace, EV_HAND, game_hand, dealer, hand_no, 0, 0)
     # view: public state at the start of the hand
+    _shared_params(view, seats)
     view[V_N] = n
     view[V_DEALER] = dealer
     view[V_T] = tricks_total
@@ -455,7 +467,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = np.uint64(3)
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats.params, s)
+            _seat_params(view, seats, s)
             answer = redeal_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if answer != 0 and answer != 1:
@@ -486,7 +498,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = np.uint64(0)
             masks[M_LEGAL] = blind
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats.params, s)
+            _seat_params(view, seats, s)
             code = blind_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
@@ -498,7 +510,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = opened
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats.params, s)
+            _seat_params(view, seats, s)
             code = bid_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code < 0 or code > 63 or not (opened & bit(code)):
@@ -570,7 +582,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
                 masks[M_HAND] = hand
                 masks[M_LEGAL] = legal
                 rng1[0] = rngs[seat, 0]
-                _seat_params(view, seats.params, seat)
+                _seat_params(view, seats, seat)
                 c = play_f[seat](view, masks, rng1)
                 rngs[seat, 0] = rng1[0]
                 if c < 0 or c > 54 or not (legal & bit(c)):
@@ -752,7 +764,7 @@ def _borrowed_table(tab):
 
 @inline
 def _borrowed_seats(seats):
-    return Seats(seats.blind, seats.bid, seats.play, seats.redeal, borrowed(seats.params))
+    return Seats(seats.blind, seats.bid, seats.play, seats.redeal, borrowed(seats.params), seats.shared)
 
 
 @kernel
@@ -825,7 +837,7 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
 # ---------------------------------------------------------------- Python entry points
 
 UNIT_CODES = {"deal": UNIT_DEAL, "game": UNIT_GAME, "tournament": UNIT_TOURNAMENT}
-DECISION_ORDER = Seats._fields[:-1]
+DECISION_ORDER = Seats._fields[:-2]
 
 
 def prepared(variant) -> Table:
@@ -837,8 +849,9 @@ def prepared(variant) -> Table:
 
 def seats(table) -> Seats:
     """The kernels' :class:`Seats` of a policy table: per decision, each seat's function,
-    then each seat's policy parameters (``table.params``)."""
-    return Seats(*(table[name] for name in DECISION_ORDER), table.params)
+    then each seat's policy parameters (``table.params``) and whether they are all the same."""
+    params = table.params
+    return Seats(*(table[name] for name in DECISION_ORDER), params, bool((params == params[0]).all()))
 
 
 def _run(unit, variant, table, seed, start, count, trace):

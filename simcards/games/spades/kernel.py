@@ -24,8 +24,9 @@ def prepared(variant: SpadesVariant, fixed=None) -> rules.Table:
 
 def seats(table) -> rules.Seats:
     """The kernels' :class:`rules.Seats`: per decision, the tuple of each seat's function,
-    then each seat's policy parameters (``table.params``)."""
-    return rules.Seats(*(table[name] for name in DECISION_ORDER), table.params)
+    then each seat's policy parameters (``table.params``) and whether they are all the same."""
+    params = table.params
+    return rules.Seats(*(table[name] for name in DECISION_ORDER), params, bool((params == params[0]).all()))
 
 
 def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, count: int,

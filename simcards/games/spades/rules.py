@@ -117,8 +117,9 @@ EVENTS.export(globals())
 
 # kernel arguments, bundled
 Table = namedtuple("Table", ("params", "deck", "suit_masks", "fixed"))  # the variant, packed (fixed: known cards)
-# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters
-Seats = namedtuple("Seats", ("blind", "bid", "exchange", "play", "misdeal", "params"))
+# per decision a function per seat, then params: int64[seat, PARAM_SLOTS], each seat's policy parameters,
+# and shared: whether every seat has the same values
+Seats = namedtuple("Seats", ("blind", "bid", "exchange", "play", "misdeal", "params", "shared"))
 Work = namedtuple("Work", ("deal_rng", "rngs", "policy_view", "hands", "given", "buf", "scores", "bags"))  # per chunk
 
 # error codes written to err[0] before the kernel raises (turned into SimcardsError)
@@ -333,16 +334,26 @@ def terminal_tie(params, s0, s1):
 
 
 @inline
-def _seat_params(view, params, seat):
-    """Copy ``seat``'s policy parameters into the view before its policy is called."""
-    for k in range(PARAM_SLOTS):
-        view[V_PARAMS + k] = params[seat, k]
+def _seat_params(view, seats, seat):
+    """Copy ``seat``'s policy parameters into the view before its policy is called (with
+    ``seats.shared`` every seat has the same: :func:`_shared_params` loaded them)."""
+    if not seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[V_PARAMS + k] = seats.params[seat, k]
+
+
+@inline
+def _shared_params(view, seats):
+    """Load the parameters once (after the view is reset) when every seat has the same."""
+    if seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[V_PARAMS + k] = seats.params[0, k]
 
 
 @helper
 def _exchange_choice(seats, seat, view, rngs, hand, count, role, received):
     """Ask ``seat`` which ``count`` cards of ``hand`` it passes; check the answer."""
-    _seat_params(view, seats.params, seat)
+    _seat_params(view, seats, seat)
     view[V_SEAT] = seat
     view[V_HAND] = np.int64(hand)
     view[V_LEGAL] = np.int64(hand)
@@ -381,9 +392,10 @@ def _deal_phase(tab, seats, w, dealer, hands_before, err):
                     break
                 looked |= 1 << s
                 _reset_view(view, tab.params, deck_mask, suit_masks, dealer, w.scores, w.bags, hands_before)
+                _shared_params(view, seats)
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hands[s])
-                _seat_params(view, seats.params, s)
+                _seat_params(view, seats, s)
                 call = seats.misdeal[s](view, rngs[s])
                 if call != 0 and call != 1:
                     raise IllegalAnswer(DEC_MISDEAL, s, call)
@@ -415,7 +427,7 @@ def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
             return False
         legal = legal_bids(tab.params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
-        _seat_params(view, seats.params, s)
+        _seat_params(view, seats, s)
         blind = 0
         if forced[s] >= 0:
             blind = 1 if forced[s] == BN_BIT else 0
@@ -535,7 +547,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
                 view[V_LEGAL] = np.int64(legal)
                 view[V_GIVEN] = np.int64(given[s])
                 view[V_RECEIVED] = np.int64(given[s ^ 2])
-                _seat_params(view, seats.params, s)
+                _seat_params(view, seats, s)
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
                     raise IllegalAnswer(DEC_PLAY, s, c)
@@ -622,6 +634,7 @@ def play_hand(tab, seats, w, dealer, hands_before, rec, trace, err, forced, do_d
         for s in range(4):
             emit(trace, EV_DEALT, s, np.int64(hands[s]), 0, 0, 0)
     _reset_view(w.policy_view, tab.params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
+    _shared_params(w.policy_view, seats)
     if not _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
         return
     _exchange_phase(tab, seats, w, rec, trace)
@@ -713,7 +726,8 @@ def _borrowed_table(tab):
 
 @inline
 def _borrowed_seats(seats):
-    return Seats(seats.blind, seats.bid, seats.exchange, seats.play, seats.misdeal, borrowed(seats.params))
+    return Seats(seats.blind, seats.bid, seats.exchange, seats.play, seats.misdeal, borrowed(seats.params),
+                 seats.shared)
 
 
 @helper
