@@ -115,3 +115,12 @@ def test_cli_sweep_prints_the_grid_and_reports(tmp_path):
     md = (out / "report.md").read_text()
     assert "## The grid" in md and "simcards sweep toy --policy keep_at_least" in md and "figures/sweep.png" in md
     assert not math.isnan(float(json.loads((out / "meta.json").read_text())["sweep"]["default"]))
+
+
+def test_python_api_sweeps_and_lists_parameters(tmp_path):
+    import simcards
+
+    result = simcards.sweep("toy", "keep_at_least", "threshold=1,4", seats=(0,), metric="roll", deals=2_000)
+    assert list(result.table["value"]) == [1, 4] and result.comparison.out is None
+    table = simcards.policies("toy")
+    assert set(table.loc[table.policy == "keep_at_least", "parameter"]) == {"threshold", "fraction"}
