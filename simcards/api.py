@@ -192,6 +192,18 @@ def sweep(game: str, policy: str, param: str, **options: Any):
     return run_sweep(game, policy=policy, param=param, **options)
 
 
+def ladder(game: str, **options: Any):
+    """Rank policies: every pair on the same deals, seats swapped (``simcards ladder``).
+
+    Returns a ``LadderResult``: ``.ranking``, ``.pairs`` (edge of each policy over each other
+    with its paired 95 % interval), ``.comparisons``. Options as the CLI (policies, unit,
+    games=/deals=, seed, metric, group, out...).
+    """
+    from simcards.app.workflows import ladder as run_ladder
+
+    return run_ladder(game, **options)
+
+
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
     """An odds table as ``table`` (the console's text), ``csv`` (one row per option) or ``json`` (the rows with the
     game, command, deals, policies and notes), for a spreadsheet or a script.

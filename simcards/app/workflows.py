@@ -69,6 +69,19 @@ def sweep(game: str | Game, **options: Any):
     return result
 
 
+def ladder(game: str | Game, **options: Any):
+    """Every policy against every other (see :func:`simcards.experiment.ladder.ladder`); a
+    ladder written to a folder gets ``figures/ladder.png``."""
+    from simcards.experiment.ladder import ladder as run_ladder
+    from simcards.report.figures import save_ladder_figure
+
+    result = run_ladder(game, **options)
+    if result.out is not None:
+        with _locked(result.out):
+            save_ladder_figure(result)
+    return result
+
+
 @contextmanager
 def _locked(folder):
     """The results folder's lock while its figures are drawn (the run released it when done)."""

@@ -104,3 +104,44 @@ def save_sweep_figure(result) -> Path | None:
     ax.set_title(f"{result.metric} across {result.param}: paired 95 % intervals against the default", fontsize=9)
     ax.legend(fontsize=8)
     return _save(fig, folder / "sweep.png", 110)
+
+
+def ladder_figure(result):
+    """A matrix of edges (row policy over column opponent), intervals that exclude 0 in bold."""
+    import math
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = list(result.ranking.policy)
+    m = np.full((len(names), len(names)), np.nan)
+    clear = np.zeros_like(m, dtype=bool)
+    for r in result.pairs.itertuples(index=False):
+        i, j = names.index(r.policy), names.index(r.opponent)
+        m[i, j] = r.edge
+        clear[i, j] = r.ci_low > 0 or r.ci_high < 0
+    size = max(4.0, 0.9 * len(names) + 2)
+    fig, ax = plt.subplots(figsize=(size + 1, size))
+    bound = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+    image = ax.imshow(m, cmap="RdBu", vmin=-bound, vmax=bound)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if math.isfinite(m[i, j]):
+                ax.text(j, i, f"{m[i, j]:+.3f}", ha="center", va="center", fontsize=8,
+                        fontweight="bold" if clear[i, j] else "normal")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_title(f"{result.game}: edge in {result.metric} [{result.group}], row over column\n"
+                 f"(bold: the paired 95 % interval excludes 0)", fontsize=9)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def save_ladder_figure(result) -> Path | None:
+    """``figures/ladder.png`` of a ladder written to a folder."""
+    if result.out is None:
+        return None
+    folder = Path(result.out) / "figures"
+    folder.mkdir(exist_ok=True)
+    return _save(ladder_figure(result), folder / "ladder.png", 110)

@@ -163,6 +163,44 @@ def _sweep_markdown(out: Path, meta: dict[str, Any]) -> str:
     return "\n".join(lines) + rest.replace("## Reproduce", "## Reproduce the comparison", 1)
 
 
+def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
+    """The ranking, the pair table and the edge matrix of a ladder."""
+    from simcards.core.game import get_game
+
+    game = get_game(meta["game"])
+    ranking = pd.read_csv(out / "ranking.csv")
+    pairs = pd.read_csv(out / "ladder.csv")
+    pairs = pairs[(pairs.edge > 0) | ((pairs.edge == 0) & (pairs.policy < pairs.opponent))]
+    better = "smaller" if meta.get("minimize") else "larger"
+    top = ranking.iloc[0]
+    shown_rank = pd.DataFrame({"rank": ranking["rank"], "policy": ranking.policy,
+                               "mean edge": ranking.mean_edge.map("{:+.4f}".format),
+                               "clear wins": ranking.clear_wins, "clear losses": ranking.clear_losses})
+    shown_pairs = pd.DataFrame({"policy": pairs.policy, "over": pairs.opponent, "edge": pairs.edge.map("{:+.4f}".format),
+                                "95 % interval (paired)": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs.ci_low, pairs.ci_high)],
+                                "p (Holm)": pairs.p_holm.map("{:.3g}".format), "records": pairs.n.map("{:,}".format)})
+    command = ["simcards", "ladder", meta["game"], "--policies", ",".join(meta["policies"]), "--unit", meta["unit"],
+               "--count", str(meta["count"]), "--seed", str(meta["seed"]), "--metric", meta["metric"],
+               "--group", str(meta["group"])] + (["--minimize"] if meta.get("minimize") else [])
+    for s in (meta.get("ladder") or {}).get("settings", []):
+        command += ["--set", s]
+    command += ["--out", str(out)]
+    lines = [f"# {game.title}: how strong are the bots?", "", "## Answer", "",
+             f"`{top.policy}` ranks first, with a mean edge of {top.mean_edge:+.4f} in `{meta['metric']}` "
+             f"[{meta['group']}] over the other policies ({better} is better).", "",
+             f"Every pair of policies played the same {meta['count']:,} {meta['unit']}s (seed {meta['seed']}) twice: "
+             "once with the first policy at seat 0's side against a field of the second, once the other way round. "
+             "The edge is half the difference of the two: deal luck and seat advantage cancel, and the interval is "
+             "paired (batch means; the batch of records is the unit). In a two-sided game whose metric is side 0's "
+             "win rate, the edge is the policy's win rate over both seatings minus one half. Read many pairs with "
+             "the Holm-adjusted p-values.", "",
+             "## Ranking", "", _table(shown_rank), "", "## Every pair", "", _table(shown_pairs), "",
+             "![ladder](figures/ladder.png)", "",
+             "## Reproduce", "", "```console", "$ " + " ".join(shlex.quote(c) for c in command),
+             f"$ simcards report {out}", "```", ""]
+    return "\n".join(lines)
+
+
 def _table(frame: pd.DataFrame) -> str:
     """A Markdown table."""
     cols = list(frame.columns)
@@ -245,7 +283,9 @@ def build_report(folder: str | Path, *, progress: bool = False) -> tuple[Path, P
         raise SimcardsError(f"{out}/{bad[0]} does not match its checksum in meta.json (damaged or edited"
                             f"{f'; {len(bad) - 1} more file(s) too' if len(bad) > 1 else ''}); rerun the command "
                             f"that made the folder to recompute it")
-    if meta.get("kind") == "compare" and meta.get("sweep") and (out / "sweep.csv").exists():
+    if meta.get("kind") == "ladder":
+        md = _ladder_markdown(out, meta)
+    elif meta.get("kind") == "compare" and meta.get("sweep") and (out / "sweep.csv").exists():
         md = _sweep_markdown(out, meta)
     elif meta.get("kind") == "compare":
         md = _compare_markdown(out, meta)
