@@ -687,6 +687,8 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 @click.option("--metric", help="Metric of seat 0's side to compare (default: the unit's objective).")
 @click.option("--group", help="Group of the metric, when it has several.")
 @click.option("--minimize", is_flag=True, help="Smaller is better.")
+@click.option("--dd-deals", type=int, default=0, help="Also play N deals per policy at every seat against double "
+              "dummy: trick loss per card and bid accuracy (Spades; docs/double-dummy.md).")
 @click.option("--preset", help="Named house-rule set (see `simcards rules GAME`).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable).")
 @registry_options(_shortcut_options)
@@ -697,8 +699,8 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 @click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
 @click.option("--force", is_flag=True, help="Replace a folder that holds something else.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def ladder(game, policies, unit, count, seed, metric, group, minimize, preset, settings, threads, out, backend,
-           scheduler, workers, force, quiet, **registry):
+def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals, preset, settings, threads, out,
+           backend, scheduler, workers, force, quiet, **registry):
     """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
     from simcards.app.workflows import ladder as run_ladder
     from simcards.core.game import get_game
@@ -714,7 +716,7 @@ def ladder(game, policies, unit, count, seed, metric, group, minimize, preset, s
     result = run_ladder(g, policies=names, unit=unit, count=count, seed=seed, metric=metric, group=group,
                         minimize=minimize, preset=preset, settings=pairs, threads=threads, backend=backend,
                         scheduler=scheduler, workers=workers, out=out, force=force, progress=_show_progress(quiet),
-                        echo=None if quiet else click.echo, **counts)
+                        echo=None if quiet else click.echo, dd_deals=dd_deals, **counts)
     for line in ladder_lines(result):
         click.echo(line)
     click.echo(f"{result.seconds:.1f} s -> {result.out} (simcards report {result.out})")

@@ -14,6 +14,11 @@ In a two-sided game whose objective is side 0's win rate this is A's win rate ov
 seatings minus one half. Each pair is an ordinary comparison folder under ``pairs/`` (so an
 interrupted ladder resumes); ``ladder.csv`` holds one row per ordered pair and the
 ranking orders policies by their mean edge over the others.
+
+With ``dd_deals`` (games with double-dummy columns, docs/double-dummy.md) each policy also
+plays that many deals at every seat with the double-dummy columns (``run --records dd``,
+under ``dd/``): the tricks its cards cost against double-dummy play and, where the game
+tallies them, its bids against the double-dummy tricks. ``dd.csv`` holds those metrics.
 """
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ class LadderResult:
     comparisons: dict
     seconds: float
     out: Path | None = None
+    dd: pd.DataFrame | None = None  # policy + the double-dummy metrics of its summary (with dd_deals)
+    dd_deals: int = 0
 
 
 def default_unit(g: Game) -> str:
@@ -66,7 +73,7 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
            minimize: bool = False, preset: str | None = None, settings: Sequence[str] = (),
            threads: int | None = None, backend: str = "local", scheduler: str | None = None,
            workers: int | None = None, out=None, force: bool = False, progress: bool = False,
-           echo: Callable[[str], None] | None = None, **counts: int | None) -> LadderResult:
+           echo: Callable[[str], None] | None = None, dd_deals: int = 0, **counts: int | None) -> LadderResult:
     """Play every pair of ``policies`` (default: every built-in) both ways round; see the module doc."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
@@ -86,12 +93,18 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
             raise SimcardsError(f"{g.name} {unit_name}s declare no objective: give --metric (and --group)")
         metric, group = u.objective
     n = n if n is not None else 2_000
+    if dd_deals:
+        if isinstance(dd_deals, bool) or not isinstance(dd_deals, int) or dd_deals < 0:
+            raise SimcardsError(f"--dd-deals must be a positive whole number, got {dd_deals!r}")
+        if g.double_dummy is None or "deal" not in g.double_dummy.units:
+            raise SimcardsError(f"--dd-deals: {g.name} has no double-dummy columns for deals (docs/double-dummy.md)")
     variant = g.variant(preset, None, list(settings))
     side = side_seats(g, variant, 0)
     if len(side) == g.seats(variant):
         raise SimcardsError(f"{g.name}: seat 0's side holds every seat, so there is no field to play against")
     identity = {"kind": "ladder", "game": g.name, "unit": unit_name, "count": n, "seed": seed, "policies": names,
-                "metric": metric, "group": group, "minimize": minimize, "preset": preset, "settings": list(settings)}
+                "metric": metric, "group": group, "minimize": minimize, "preset": preset, "settings": list(settings),
+                "dd_deals": dd_deals}
     lock = None
     if out is not None:
         out = Path(out)
@@ -121,15 +134,39 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
                                           out=(out / "pairs" / f"pair{k + 1}") if out is not None else None)
         table = _pair_table(comparisons, metric, str(group), -1.0 if minimize else 1.0)
         ranking = _ranking(table, names)
+        dd_table = None
+        if dd_deals:
+            dd_table = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo,
+                                     dict(threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                                          progress=progress, force=force))
         result = LadderResult(game=g.name, unit=unit_name, seed=seed, count=n, policies=names, metric=metric,
                               group=str(group), minimize=minimize, pairs=table, ranking=ranking,
-                              comparisons=comparisons, seconds=time.perf_counter() - started, out=out)
+                              comparisons=comparisons, seconds=time.perf_counter() - started, out=out,
+                              dd=dd_table, dd_deals=dd_deals)
         if out is not None:
             save_ladder(result, identity)
     finally:
         if lock is not None:
             lock.release()
     return result
+
+
+def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, options) -> pd.DataFrame:
+    """Each policy at every seat over ``dd_deals`` deals with the double-dummy columns."""
+    from simcards.experiment.runner import execute
+    from simcards.experiment.spec import make_spec
+
+    frames = []
+    for k, p in enumerate(names):
+        if echo:
+            echo(f"double dummy {k + 1} of {len(names)}: {p} at every seat, {dd_deals:,} deals")
+        spec = make_spec(g, unit="deal", count=dd_deals, seed=seed, preset=preset, settings=list(settings),
+                         policy=p, records="dd")
+        run = execute(spec, out=(out / "dd" / f"policy{k + 1}") if out is not None else None, **options)
+        s = run.summary
+        s = s[s.metric.str.startswith("dd_")]
+        frames.append(s.assign(policy=p)[["policy"] + [c for c in s.columns]])
+    return pd.concat(frames, ignore_index=True)
 
 
 def _pair_table(comparisons, metric: str, group: str, direction: float) -> pd.DataFrame:
@@ -181,6 +218,8 @@ def save_ladder(result: LadderResult, identity: dict) -> None:
     out = result.out
     files = {"ladder.csv": atomic_write_csv(out / "ladder.csv", result.pairs),
              "ranking.csv": atomic_write_csv(out / "ranking.csv", result.ranking)}
+    if result.dd is not None:
+        files["dd.csv"] = atomic_write_csv(out / "dd.csv", result.dd)
     _write_meta(out, {"format": "simcards-compare-1", "kind": "ladder", "ladder": identity, "status": "complete",
                       "game": result.game, "unit": result.unit, "seed": result.seed, "count": result.count,
                       "policies": result.policies, "metric": result.metric, "group": result.group,
@@ -204,4 +243,24 @@ def ladder_lines(result: LadderResult) -> list[str]:
             continue
         lines.append(f"{r.policy:<28} {r.opponent:<28} {r.edge:>+9.4f}  [{r.ci_low:+.4f}, {r.ci_high:+.4f}]   "
                      f"{r.p_holm:.3g}")
+    if result.dd is not None:
+        lines += ["", f"Against double dummy, each policy at every seat over {result.dd_deals:,} deals:"]
+        lines += dd_lines(result.dd)
+    return lines
+
+
+DD_SHOWN = ("dd_lost_all", "dd_lost_per_card", "dd_bid_error", "dd_bid_within1", "dd_makeable_all", "dd_makeable_set")
+
+
+def dd_lines(table: pd.DataFrame) -> list[str]:
+    """One line per policy: its double-dummy metrics (those the game tallies, ungrouped)."""
+    shown = [m for m in DD_SHOWN if m in set(table.metric)]
+    lines = [f"{'policy':<28} " + " ".join(f"{m:>22}" for m in shown)]
+    for p, rows in table.groupby("policy", sort=False):
+        cells = []
+        for m in shown:
+            r = rows[rows.metric == m]
+            cells.append(f"{r.estimate.iloc[0]:>10.4f} ±{(r.ci_high.iloc[0] - r.ci_low.iloc[0]) / 2:<10.4f}"
+                         if len(r) else f"{'-':>22}")
+        lines.append(f"{p:<28} " + " ".join(cells))
     return lines

@@ -163,6 +163,22 @@ def _sweep_markdown(out: Path, meta: dict[str, Any]) -> str:
     return "\n".join(lines) + rest.replace("## Reproduce", "## Reproduce the comparison", 1)
 
 
+def _ladder_dd_md(out: Path, meta: dict[str, Any]) -> list[str]:
+    dd = pd.read_csv(out / "dd.csv", dtype={"group": str})
+    dd = dd[dd.group.astype(str) == "all"] if "all" in set(dd.group.astype(str)) else dd
+    shown = pd.DataFrame({"policy": dd.policy, "metric": dd.metric, "estimate": dd.estimate.map("{:.4f}".format),
+                          "95 % interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(dd.ci_low, dd.ci_high)],
+                          "records": dd.records.map("{:,}".format) if "records" in dd else dd.n})
+    deals = (meta.get("ladder") or {}).get("dd_deals")
+    return ["## Against double dummy", "",
+            f"Each policy played {deals:,} deals at every seat; every card was compared with the best card double "
+            "dummy (docs/double-dummy.md). `dd_lost_all`: tricks a team's cards cost it per hand; "
+            "`dd_lost_per_card`: per card played; `dd_bid_error`: the team's bid minus its double-dummy tricks; "
+            "`dd_bid_within1`: bids within one trick of them. Double dummy sees every card, so it overstates "
+            "what any real player can take: read these as distances from a common yardstick.", "",
+            _table(shown), ""]
+
+
 def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
     """The ranking, the pair table and the edge matrix of a ladder."""
     from simcards.core.game import get_game
@@ -184,6 +200,8 @@ def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
                "--group", str(meta["group"])] + (["--minimize"] if meta.get("minimize") else [])
     for s in (meta.get("ladder") or {}).get("settings", []):
         command += ["--set", s]
+    if (meta.get("ladder") or {}).get("dd_deals"):
+        command += ["--dd-deals", str(meta["ladder"]["dd_deals"])]
     command += ["--out", str(out)]
     lines = [f"# {game.title}: how strong are the bots?", "", "## Answer", "",
              f"`{top.policy}` ranks first, with a mean edge of {top.mean_edge:+.4f} in `{meta['metric']}` "
@@ -196,6 +214,7 @@ def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
              "the Holm-adjusted p-values.", "",
              "## Ranking", "", _table(shown_rank), "", "## Every pair", "", _table(shown_pairs), "",
              "![ladder](figures/ladder.png)", "",
+             *(_ladder_dd_md(out, meta) if (out / "dd.csv").exists() else []),
              "## Reproduce", "", "```console", "$ " + " ".join(shlex.quote(c) for c in command),
              f"$ simcards report {out}", "```", ""]
     return "\n".join(lines)

@@ -63,3 +63,38 @@ def test_cli_ladder_and_report(tmp_path):
     busy = runner.invoke(main, ["ladder", "toy", "--policies", "basic,nosuch", "--deals", "10", "--metric", "roll",
                                 "--out", str(tmp_path / "bad")])
     assert busy.exit_code == 2 and "unknown toy policy 'nosuch'" in busy.output
+
+
+def test_ladder_adds_each_policys_double_dummy_metrics(monkeypatch, tmp_path):
+    """With dd_deals, each policy plays that many deals at every seat with the double-dummy
+    columns (a stand-in solver here: twice the best roll), and the ladder reports them."""
+    from dataclasses import replace
+
+    import toygame
+    from simcards.core import stats
+    from simcards.core.game import Column, DoubleDummySupport
+    from simcards.experiment import runner
+
+    def records(unit, variant, table, seed, start, count):
+        return toygame.simulate(unit, variant, table, seed, start, count)[:, 4:5] * 2
+
+    def tally(unit, df, variant):
+        rows = stats.TallyRows()
+        rows.add("dd_lost_all", "mean", df["dd_value"].to_numpy())
+        return rows.frame()
+
+    support = DoubleDummySupport(analyse=None, replay=None, units=("deal",), columns=(Column("dd_value", "test"),),
+                                 records=records, tally=tally)
+    monkeypatch.setattr(toygame, "GAME", replace(toygame.GAME, double_dummy=support))
+    monkeypatch.setattr(runner, "_table_cache", {})
+    result = ladder("toy", policies=["basic", "expert"], unit="deal", count=500, metric="roll", group="0",
+                    dd_deals=300, out=tmp_path / "dd")
+    dd = result.dd.set_index("policy")
+    assert list(dd.index) == ["basic", "expert"] and (dd.metric == "dd_lost_all").all()
+    assert (dd["n"] == 300).all()
+    assert (tmp_path / "dd" / "dd.csv").exists()
+    from simcards.experiment.ladder import ladder_lines
+
+    assert any("Against double dummy" in line for line in ladder_lines(result))
+    with pytest.raises(SimcardsError, match="no double-dummy columns"):
+        ladder("seep", policies=["basic", "expert"], dd_deals=10)
