@@ -138,7 +138,8 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
           preset: str | None = None, settings: Sequence[str] = (), threads: int | None = None,
           backend: str = "local", scheduler: str | None = None, workers: int | None = None, out=None,
           default_out: bool = False, force: bool = False, progress: bool = False,
-          echo: Callable[[str], None] | None = None, **counts: int | None) -> SweepResult:
+          echo: Callable[[str], None] | None = None, question: str | None = None,
+          **counts: int | None) -> SweepResult:
     """Play every value of ``param`` (a parameter of ``policy``) on the same records; see the module doc.
 
     ``grid``: ``"LOW:HIGH:STEP"``, ``"V1,V2"`` or a list of values. ``seats``: who plays the
@@ -219,6 +220,7 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
     result = compare(g, arms, unit=unit_name, count=first, seed=seed, preset=preset, settings=settings,
                      policy=field, max_count=n_total, threads=threads, backend=backend, scheduler=scheduler,
                      workers=workers, out=out, default_out=default_out, force=force, progress=progress, echo=echo,
+                     question=question,
                      select=select if rounds > 1 else None, extra=definition)
     _resolve_group(result.batches, metric, group, key, g, unit_name)
     table = _value_table(result, arms, grid_values, default, p, metric, key["group"], direction, dropped_in)

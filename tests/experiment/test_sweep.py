@@ -124,3 +124,21 @@ def test_python_api_sweeps_and_lists_parameters(tmp_path):
     assert list(result.table["value"]) == [1, 4] and result.comparison.out is None
     table = simcards.policies("toy")
     assert set(table.loc[table.policy == "keep_at_least", "parameter"]) == {"threshold", "fraction"}
+
+
+def test_experiment_file_describes_a_sweep(tmp_path):
+    spec = tmp_path / "toy-sweep.toml"
+    spec.write_text('name = "toy-sweep"\nquestion = "How high should seat 0 keep?"\ngame = "toy"\nunit = "deal"\n'
+                    'deals = 3000\nseed = 4\n[sweep]\npolicy = "keep_at_least"\nparam = "threshold"\n'
+                    'grid = [2, 4, 6]\nseats = [0]\nmetric = "roll"\n')
+    runner = CliRunner()
+    r = runner.invoke(main, ["run", "--spec", str(spec), "--out", str(tmp_path / "s"), "--quiet"])
+    assert r.exit_code == 0, r.output
+    table = json.loads((tmp_path / "s" / "meta.json").read_text())["sweep"]
+    assert table["values"] == [2, 4, 6] and table["seats"] == [0]
+    assert runner.invoke(main, ["report", str(tmp_path / "s"), "--quiet"]).exit_code == 0
+    assert "How high should seat 0 keep?" in (tmp_path / "s" / "report.md").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "toy"\npolicy = "basic"\n[sweep]\npolicy = "keep_at_least"\nparam = "threshold"\ngrid = "1:6:1"\n')
+    r = runner.invoke(main, ["run", "--spec", str(bad)])
+    assert r.exit_code == 2 and "drop 'policy'" in r.output
