@@ -179,7 +179,7 @@ def compare(game: str, arms: Sequence[str], **options: Any):
 def sweep(game: str, policy: str, param: str, **options: Any):
     """Sweep ``param`` of ``policy`` over a grid on the same deals (``simcards sweep``).
 
-    ``param`` is ``"nil_threshold=0.3:0.9:0.1"`` (or pass ``grid=`` and a bare name). Returns a
+    ``param`` is ``"nil_estimate=1:5:0.5"`` (or pass ``grid=`` and a bare name). Returns a
     ``SweepResult``: ``.table`` (one row per value: estimate, paired difference from the
     default with its 95 % interval, Holm p-value, ``best``), ``.best``, ``.comparison``.
     Options as the CLI: seats, field, metric, group, minimize, halving, games=/deals=, seed, out...

@@ -238,9 +238,9 @@ def policies(game, as_json):
     \b
     Give parameters after the policy name, each after a colon:
       simcards run contract-rummy --policy greedy_deep:theta=8 --games 1000
-      simcards run spades --seat-policy 0=expert:nil_threshold=0.6 --deals 100000
-      simcards compare spades --arm policy=expert --arm policy=expert:nil_threshold=0.4
-      simcards sweep spades --policy expert --param nil_threshold=0.3:0.9:0.1 --games 2000
+      simcards run spades --seat-policy 0=expert:nil_estimate=2.5 --deals 100000
+      simcards compare spades --arm policy=expert --arm policy=expert:nil_estimate=2
+      simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --games 2000
     """
     from simcards.describe import cached
 
@@ -600,8 +600,8 @@ def compare(game, arms, unit, count, seed, preset, settings, policy, seat_policy
 
 EPILOG_SWEEP = """\b
 Examples:
-  simcards sweep spades --policy expert --param nil_threshold=0.3:0.9:0.1 --unit game --games 2000
-  simcards sweep contract-rummy --policy greedy_deep --param theta=0:30:5 --games 4000 --metric penalty
+  simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --unit game --games 2000
+  simcards sweep contract-rummy --policy greedy_deep --param theta=0:30:10 --games 400 --metric game_total --group seat=0 --minimize
   simcards sweep toy --policy keep_at_least --param threshold=1:6:1 --seats 0 --metric best --halving
 
 The grid is LOW:HIGH:STEP (both ends) or V1,V2,...; the default value is always played (it
@@ -667,7 +667,7 @@ EPILOG_LADDER = """\b
 Examples:
   simcards ladder spades --games 2000
   simcards ladder kierki --policies basic,expert --games 1000
-  simcards ladder spades --policies basic,expert,expert:nil_threshold=0.4 --unit deal --deals 20000
+  simcards ladder spades --policies basic,expert,expert:nil_estimate=2 --unit deal --deals 20000
 
 Every pair of policies plays the same records twice, each policy once at seat 0's side
 (seat 0 and its partners) against a field of the other; the edge is half the difference

@@ -22,8 +22,8 @@ With ``[[arms]]`` tables (each with its own ``name``, ``variant``, ``policy``,
 
     [sweep]
     policy = "expert"
-    param = "nil_threshold"
-    grid = "0.3:0.9:0.1"            # or [0.3, 0.5, 0.7]
+    param = "nil_estimate"
+    grid = "1:5:0.5"                # or [1, 2.5, 4]
     seats = [0, 2]                  # default: seat 0's side
     field = "expert"                # default: the policy at its defaults
     metric = "win_rate_team0"       # default: the unit's objective

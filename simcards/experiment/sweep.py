@@ -1,6 +1,6 @@
 """Sweep a policy parameter over a grid on the same deals, against a fixed field.
 
-``simcards sweep spades --policy expert --param nil_threshold=0.3:0.9:0.1 --games 2000``
+``simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --games 2000``
 plays each value of the grid for the swept seats (by default the side of seat 0: the
 seat and its partners) while the other seats play a fixed field (by default the same
 policy at its defaults). Every value plays the same records of the seed (common random
@@ -89,7 +89,7 @@ def parse_seat_list(text: str | None) -> tuple[int, ...] | None:
 
 
 def parse_param_option(text: str) -> tuple[str, str]:
-    """``"nil_threshold=0.3:0.9:0.1"`` -> ``("nil_threshold", "0.3:0.9:0.1")``."""
+    """``"nil_estimate=1:5:0.5"`` -> ``("nil_estimate", "0.3:0.9:0.1")``."""
     name, sep, grid = text.partition("=")
     if not sep or not name.strip() or not grid.strip():
         raise SimcardsError(f"--param takes NAME=LOW:HIGH:STEP or NAME=V1,V2,...; got {text!r}")
