@@ -89,7 +89,7 @@ def parse_seat_list(text: str | None) -> tuple[int, ...] | None:
 
 
 def parse_param_option(text: str) -> tuple[str, str]:
-    """``"nil_estimate=1:5:0.5"`` -> ``("nil_estimate", "0.3:0.9:0.1")``."""
+    """``"nil_estimate=1:5:0.5"`` -> ``("nil_estimate", "1:5:0.5")``."""
     name, sep, grid = text.partition("=")
     if not sep or not name.strip() or not grid.strip():
         raise SimcardsError(f"--param takes NAME=LOW:HIGH:STEP or NAME=V1,V2,...; got {text!r}")
