@@ -166,14 +166,14 @@ class Table:
     def play_turn(self, p, table):
         s = self.s
         half = s.scratch.shape[0] // 2
-        return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st, s.tr,
-                           s.trn, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
+        return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st,
+                           s.trace, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
                            table["buy"], self.opts, s.scratch[:half], s.scratch[half:], self.sol)
 
     def draw_options(self, p):
         s = self.s
         half = s.scratch.shape[0] // 2
-        n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.tr, s.trn, self.opts,
+        n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.trace, self.opts,
                            s.scratch[:half], s.scratch[half:], self.sol, 1 << 30)
         return [int(x) for x in self.opts[1:n + 1]]
 
@@ -197,7 +197,8 @@ class Table:
         return int(M.hand_penalty(self.s.hands[p], self.cfg))
 
     def trace(self):
-        return self.s.tr[: self.s.trn[0]]
+        """The events of the turns played so far (rules.EVENTS)."""
+        return R.EVENTS.read(self.s.trace)
 
 
 def cfg_of(**settings):
