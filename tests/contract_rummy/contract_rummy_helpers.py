@@ -17,17 +17,17 @@ _jit = nb.njit(SIG, cache=True, nogil=True)
 
 
 @_jit
-def draw_stock(hand, pub, melds, opts, rng):
+def draw_stock(hand, pub, melds, opts, cfg, rng):
     return 0
 
 
 @_jit
-def draw_top(hand, pub, melds, opts, rng):
+def draw_top(hand, pub, melds, opts, cfg, rng):
     return 1
 
 
 @_jit
-def draw_deep3(hand, pub, melds, opts, rng):
+def draw_deep3(hand, pub, melds, opts, cfg, rng):
     """DEEP(3), asking the engine for the deep takes first."""
     for i in range(1, opts[0] + 1):
         if opts[i] == 3:
@@ -36,12 +36,12 @@ def draw_deep3(hand, pub, melds, opts, rng):
 
 
 @_jit
-def say_yes(hand, pub, melds, opts, rng):
+def say_yes(hand, pub, melds, opts, cfg, rng):
     return 1
 
 
 @_jit
-def say_no(hand, pub, melds, opts, rng):
+def say_no(hand, pub, melds, opts, cfg, rng):
     return 0
 
 
@@ -130,7 +130,6 @@ class Table:
         self.s = s
         n = self.v.num_players
         pub = s.pub
-        pub[V.P_CFG:V.P_CFG + M.NCFG] = self.cfg
         pub[V.P_NPL] = n
         k = deal - 1
         S, Rn = self.v.contract_pairs()[k]
@@ -168,7 +167,7 @@ class Table:
         half = s.scratch.shape[0] // 2
         return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st,
                            s.trace, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
-                           table["buy"], self.opts, s.scratch[:half], s.scratch[half:], self.sol)
+                           table["buy"], table.params, self.opts, s.scratch[:half], s.scratch[half:], self.sol)
 
     def draw_options(self, p):
         s = self.s

@@ -69,7 +69,7 @@ USER_BOTS = '''
 import simcards
 from simcards.games.contract_rummy.policies import BUILTINS
 
-def lowest_discard(hand, pub, melds, opts, rng):
+def lowest_discard(hand, pub, melds, opts, cfg, rng):
     """Discard the legal card type with the lowest number (a deliberately odd bot)."""
     best = opts[1]
     for i in range(1, opts[0] + 1):

@@ -16,7 +16,7 @@ import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.errors import IllegalAnswer
-from simcards.core.policy import Layout
+from simcards.core.policy import PARAM_SLOTS, Layout
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.core.trace import NO_TRACE, TraceEvents, emit, tracing
@@ -29,13 +29,13 @@ from simcards.games.contract_rummy.melds import (
     C_HANDS, C_JOKERS, C_LAYOFF_SAME, C_MAX_BUYS, C_MAX_DEPTH, C_MAX_TURNS, C_MIN_RUN, C_NDEALS,
     C_NO_RETURN, C_NPL, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
     C_TAKE_AFTER, C_TIE, INF, JOKER, M_CONTRACT, M_HI,
-    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, add_to_meld,
+    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NT, RUN, SET, add_to_meld,
     final_fits, final_go_out, final_go_out_ok, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
     pos_bounds, pos_type, popcount64,
 )
 from simcards.games.contract_rummy.view import (
-    MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_CFG, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
-    P_DRAW, P_FINAL_ALL, P_HAND_SIZE, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE, P_PILE_LEN, P_R,
+    MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
+    P_DRAW, P_FINAL_ALL, P_HAND_SIZE, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PARAMS, P_PILE, P_PILE_LEN, P_R,
     P_S, P_SEAT, P_SINGLE_TOP, P_STOCK, P_TARGET, P_TOTAL, P_TURN, PUB_SIZE,
 )
 
@@ -110,6 +110,15 @@ def new_state(trace_rows=0):
 
 
 # ------------------------------------------------------------------ small helpers
+
+
+@inline(alloc=False)
+def ask_seat(pub, pparams, seat):
+    """The view for ``seat``'s policy: who decides, and that seat's policy parameters
+    (its ``PolicyTable.params`` row, fixed point) in the view's ``params`` slots."""
+    pub[P_SEAT] = seat
+    for k in range(PARAM_SLOTS):
+        pub[P_PARAMS + k] = pparams[seat, k]
 
 
 @helper(alloc=False)
@@ -557,7 +566,7 @@ def snap_save(hand, pub, melds, st, trace, buf):
     for t in range(NT):
         buf[k] = hand[t]
         k += 1
-    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
+    for i in range(P_PILE):  # the pile and the policy parameters never change in a meld phase
         buf[k] = pub[i]
         k += 1
     for i in range(nm):
@@ -576,7 +585,7 @@ def snap_load(hand, pub, melds, st, trace, buf):
     for t in range(NT):
         hand[t] = buf[k]
         k += 1
-    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
+    for i in range(P_PILE):  # the pile and the policy parameters never change in a meld phase
         pub[i] = buf[k]
         k += 1
     nm = pub[P_NMELDS]
@@ -733,7 +742,7 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol, buf):
 
 
 @helper(alloc=False)
-def meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, rng, opts, buf, sol, ask):
+def meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, pparams, rng, opts, buf, sol, ask):
     """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
     hand = hands[p]
     placed = stack_int64(2)
@@ -760,8 +769,8 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, rng, opt
         opts[2] = 1 if pub[P_HLEN + p] == 0 else 0
         # the policy decides looking at the hand it holds before laying down
         snap_load(hand, pub, melds, st, trace, buf)
-        pub[P_SEAT] = p
-        answer = go_down_f[p](hand, pub, melds, opts, rng)
+        ask_seat(pub, pparams, p)
+        answer = go_down_f[p](hand, pub, melds, opts, cfg, rng)
         if answer != 0 and answer != 1:
             illegal(st, DEC_GO_DOWN, p, answer)
         if answer == 1:
@@ -990,7 +999,7 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, 
 
 
 @helper(alloc=False)
-def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, opts):
+def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, pparams, opts):
     """"May I" (3.2.1): others may buy the top discard before p draws from the stock."""
     n = cfg[C_NPL]
     pl = pub[P_PILE_LEN]
@@ -1012,8 +1021,8 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
             return
         top = pub[P_PILE + pl - 1]
         opts[0] = top
-        pub[P_SEAT] = q
-        answer = buy_f[q](hands[q], pub, melds, opts, rng_pol)
+        ask_seat(pub, pparams, q)
+        answer = buy_f[q](hands[q], pub, melds, opts, cfg, rng_pol)
         if answer != 0 and answer != 1:
             illegal(st, DEC_BUY, q, answer)
         if answer == 0:
@@ -1037,7 +1046,7 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
 
 @helper(alloc=False)
 def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol):
+              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol):
     hand = hands[p]
     pub[P_SEAT] = p
     pub[P_TURN] = t_turn
@@ -1050,8 +1059,8 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
     n = draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, sol, 0)
     if n == 0:
         return T_NO_DRAW
-    pub[P_SEAT] = p
-    choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+    ask_seat(pub, pparams, p)
+    choice = draw_f[p](hand, pub, melds, opts, cfg, rng_pol)
     asked = False
     for i in range(1, n + 1):
         if opts[i] == ASK_DEEP:
@@ -1062,8 +1071,8 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
         n = draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, sol, depth)
         if n == 0:
             return T_NO_DRAW
-        pub[P_SEAT] = p
-        choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+        ask_seat(pub, pparams, p)
+        choice = draw_f[p](hand, pub, melds, opts, cfg, rng_pol)
     valid = False
     for i in range(1, n + 1):
         if opts[i] == choice:
@@ -1073,7 +1082,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
     pub[P_DRAW] = choice
     if choice == 0:
         if cfg[C_BUY]:
-            buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, opts)
+            buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, pparams, opts)
         c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, trace)
         hand[c] += 1
         pub[P_HLEN + p] += 1
@@ -1102,7 +1111,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
         st[S_DEEP_TAKES] += 1
         st[S_DEEP_CARDS] += choice
     st[S_PENDING] = 0
-    ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, rng_pol, opts, buf, sol, True)
+    ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, pparams, rng_pol, opts, buf, sol, True)
     if not ok:
         st[S_FALLBACKS] += 1
         emit(trace, EV_ENGINE_FALLBACK, p, 0, 0, 0, 0)
@@ -1119,8 +1128,8 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
                 break
         n = 1
         st[S_FALLBACKS] += 1
-    pub[P_SEAT] = p
-    c = discard_f[p](hand, pub, melds, opts, rng_pol)
+    ask_seat(pub, pparams, p)
+    c = discard_f[p](hand, pub, melds, opts, cfg, rng_pol)
     valid = False
     for i in range(1, n + 1):
         if opts[i] == c:
@@ -1142,7 +1151,7 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
 
 @helper(alloc=False)
 def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat):
+              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat):
     """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``known``, see
     deal_cards); scores in st[S_SCORE + seat]."""
     n = cfg[C_NPL]
@@ -1157,7 +1166,7 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng
             break
         t += 1
         r = play_turn(cfg, hands, pub, melds, stock, pile_who, p, t, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol)
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol)
         if r == T_OUT:
             out = p
             break
@@ -1248,7 +1257,7 @@ def game_winners(totals, wins, n, tie_break):
 
 
 @kernel  # allocates its owners: needs the runtime
-def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
+def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f, pparams,
                 hands, pub, melds, stock, pile_who, st, trace, scratch, known, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
 
@@ -1265,12 +1274,10 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
     sol, pack, totals, wins = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6])
     cfg, out, hands, pub, melds = borrowed(cfg), borrowed(out), borrowed(hands), borrowed(pub), borrowed(melds)
     stock, pile_who, st, trace = borrowed(stock), borrowed(pile_who), borrowed(st), borrowed(trace)
-    scratch, known, totals0 = borrowed(scratch), borrowed(known), borrowed(totals0)
+    scratch, known, totals0, pparams = borrowed(scratch), borrowed(known), borrowed(totals0), borrowed(pparams)
     half = scratch.shape[0] // 2
     buf = scratch[:half]
     buf2 = scratch[half:]
-    for q in range(NCFG):
-        pub[P_CFG + q] = cfg[q]
     pub[P_NPL] = n
     for i in range(count):
         idx = np.uint64(start + i)
@@ -1290,7 +1297,7 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
             k = cfg[C_UNIT_DEAL]
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat)
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat)
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
@@ -1298,7 +1305,7 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
         for k in range(k0, nd):
             dealer = (first + k) % n
             play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known,
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known,
                       kseat if k == k0 else -1)
             base = GAME_HEAD + k * GAME_PER_DEAL
             row[base] = st[S_TURNS]

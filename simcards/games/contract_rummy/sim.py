@@ -76,7 +76,7 @@ def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start:
         with kernel_errors("contract-rummy", DECISIONS, table, record=s.st[rules.S_ERROR:rules.S_ERROR + 3],
                            where=f"seed {seed}, records {start}..{start + count - 1}"):
             rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
-                              table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
+                              table["discard"], table["buy"], table.params, s.hands, s.pub, s.melds, s.stock, s.pile_who,
                               s.st, trace, s.scratch, np.asarray(known, np.int64), np.int64(seat), totals0)
         return out
 
