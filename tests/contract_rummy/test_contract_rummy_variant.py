@@ -73,7 +73,7 @@ def test_game_object():
     g = get_game("contract-rummy")
     assert [u.name for u in g.units] == ["game", "deal"]
     assert g.shortcuts == {"players": "num_players", "contract": "contract"}
-    assert set(g.policies.names()) == {"random", "basic", "expert"}
+    assert set(g.policies.names()) == {"random", "basic", "expert", "greedy", "greedy_deep", "defensive", "hold_back"}
     assert get_game("rummy") is g
     v = g.variant("pagat_like", pairs=["num_players=3"])
     assert v.num_players == 3
