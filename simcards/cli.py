@@ -598,6 +598,25 @@ def compare(game, arms, unit, count, seed, preset, settings, policy, seat_policy
         click.echo(files)
 
 
+def study_options(f):
+    """Options shared by sweep and ladder: seed, house rules, where and how to compute."""
+    options = [
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same."),
+        click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
+        click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
+        registry_options(_shortcut_options),
+        click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True),
+        click.option("--scheduler", help="Address of a running Dask scheduler."),
+        click.option("--workers", type=int, help="Worker processes of a local Dask cluster."),
+        click.option("--force", is_flag=True, help="Replace a folder that holds something else."),
+        click.option("--quiet", is_flag=True, help="No progress bars."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
 EPILOG_SWEEP = """\b
 Examples:
   simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --unit game --games 2000
@@ -629,17 +648,8 @@ Files: sweep.csv, summary.csv, differences.csv, batches.parquet, figures/sweep.p
 @click.option("--unit", help="What one record is (deal, game, ...; see `simcards rules GAME`).")
 @click.option("--count", type=int, help="Records per value (the finalists' with --halving; or --deals/--games/...).")
 @registry_options(_count_options)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same.")
-@click.option("--preset", help="Named house-rule set (see `simcards rules GAME`).")
-@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable).")
-@registry_options(_shortcut_options)
-@click.option("--threads", type=int, help="Threads for the local backend (default: all cores).")
+@study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>-<hash>).")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", help="Address of a running Dask scheduler.")
-@click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
-@click.option("--force", is_flag=True, help="Replace a folder that holds something else.")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
 def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halving, unit, count, seed, preset,
           settings, threads, out, backend, scheduler, workers, force, quiet, **registry):
     """Sweep a policy parameter of GAME over a grid, on the same deals, against a fixed field."""
@@ -683,22 +693,13 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 @click.option("--unit", help="What one record is (default: a whole game, where the game has one).")
 @click.option("--count", type=int, help="Records per pair (or --games/--deals/...; default 2,000).")
 @registry_options(_count_options)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same.")
 @click.option("--metric", help="Metric of seat 0's side to compare (default: the unit's objective).")
 @click.option("--group", help="Group of the metric, when it has several.")
 @click.option("--minimize", is_flag=True, help="Smaller is better.")
 @click.option("--dd-deals", type=int, default=0, help="Also play N deals per policy at every seat against double "
               "dummy: trick loss per card and bid accuracy (Spades; docs/double-dummy.md).")
-@click.option("--preset", help="Named house-rule set (see `simcards rules GAME`).")
-@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable).")
-@registry_options(_shortcut_options)
-@click.option("--threads", type=int, help="Threads for the local backend (default: all cores).")
+@study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/ladder-<game>-<unit>-<count>-<seed>).")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", help="Address of a running Dask scheduler.")
-@click.option("--workers", type=int, help="Worker processes of a local Dask cluster.")
-@click.option("--force", is_flag=True, help="Replace a folder that holds something else.")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
 def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals, preset, settings, threads, out,
            backend, scheduler, workers, force, quiet, **registry):
     """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
