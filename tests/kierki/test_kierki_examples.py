@@ -197,8 +197,8 @@ def layout(rows, ace="low"):
 def both_lottery(rows, h, ace="low"):
     v = variant(lottery_ace=ace)
     lo, hi, ref = layout(rows, ace)
-    cfg = R.kernel_tables(v)[0]
-    k = names(R.lottery_legal(kmask(h), lo, hi, cfg[R.C_LOT_BASE], cfg[R.C_LOT_ACE]))
+    params = R.kernel_tables(v).params
+    k = names(R.lottery_legal(kmask(h), lo, hi, R.lottery_base(params), R.lottery_ace_high(params)))
     assert k == REF.lottery_legal(set(h), ref, "7", v)
     return k
 

@@ -158,12 +158,12 @@ def test_every_option_is_played_on_the_same_deal():
     gives every seat's recorded tricks, for every option."""
     v = GAME.variant(pairs=["allow_no_trump=true", "trump_leader=left_of_dealer"])
     q, rows = run(v, n=150, seat=2)
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(v)
+    tab = R.kernel_tables(v)
     res = np.zeros(R.RES_LEN, np.int64)
     for r in range(rows.shape[0]):
         hands = hands_of(rows[r:r + 1])[0].copy()
         for o in q["options"]:
-            R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, TABLE["play"], R.TRUMPS, q["dealer"], q["leader"],
+            R.play_given_hands(tab, TABLE["play"], R.TRUMPS, q["dealer"], q["leader"],
                                o, hands, res, R.NO_SCRIPT, R.NO_TRACE)
             assert [tricks_of(rows, o, s)[r] for s in range(4)] == list(res[R.R_TRICKS:R.R_TRICKS + 4])
 
