@@ -1,4 +1,4 @@
-"""Shared numbers of the Seep kernel: state layout, move encoding, configuration slots.
+"""Shared numbers of the Seep kernel: state layout, move encoding, enum constants of the rules.
 
 State (``int64`` array of ``ST_SIZE``). A policy receives a *view*: a copy of the
 public part (indices below ``S_PRIVATE``) with ``S_SEAT`` set to the deciding seat and
@@ -90,14 +90,6 @@ def plays(events) -> list:
             out.append((ev, legal))
             legal = []
     return out
-
-# configuration slots (int64 array built from the variant by rules.cfg_of); C_CAP_SUMS, ..., C_SIZE
-CONFIG = Layout("seep config",
-                cap_sums=1, cap_max=1, throw_nc=1, owner_throw=1, absorb=1, direct=1, partner_free=1,
-                min_house=1, min_bid=1, sweep=1, early=1, early_plays=1, last=1, min_rule=1, min_thr=1,
-                min_sweeps=1, lead=1, lead_incl=1, match_n=1, match_mode=1, first_dealer=1, dealer_rule=1,
-                losing_basis=1, tie=1, after_baazi=1, end_house=1, max_deals=1, nplayers=1)
-CONFIG.export(globals(), "C_", size="C_SIZE")
 
 # the enum rules' choices as named constants (IntEnums from the variant, valued as packed: ABSORB.FORBIDDEN
 # is the index of "forbidden"); numba compiles them as constants
