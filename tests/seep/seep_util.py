@@ -25,7 +25,7 @@ def make_state(mover: int, hands: dict, loose: str = "", houses=(), play: int = 
     v = v or variant()
     dealer = (mover - (play - 1) - 1) % 4
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st(v), dealer, 0)
+    start_deal(st, v.to_params(), dealer, 0)
     assert st[S_BIDDER] == (dealer + 1) % 4
     st[S_BID] = bid
     st[S_PLAY] = play
@@ -65,7 +65,7 @@ def parse_move(text: str, st) -> tuple:
 
 def kernel_moves(st, v=None) -> list:
     v = v or variant()
-    rows = legal_moves_of(st, int((st[S_BIDDER] + st[S_PLAY] - 1) % 4)(v))
+    rows = legal_moves_of(st, int((st[S_BIDDER] + st[S_PLAY] - 1) % 4), v.to_params())
     return [referee.move_of_row(r) for r in rows]
 
 

@@ -14,3 +14,8 @@ def test_the_kernel_reads_the_packed_variant_enums_by_their_choices():
 
 def test_the_view_is_the_public_part_of_the_state():
     assert L.S_PRIVATE == L.S_NPLAYERS + 1 == L.S_HANDS and L.ST_SIZE == L.S_ERROR + 3
+
+
+def test_move_columns_are_generated_in_declaration_order():
+    assert (L.M_KIND, L.M_CARD, L.M_TARGET, L.M_LOOSE, L.M_HOUSE, L.M_COLS) == (0, 1, 2, 3, 4, 5)
+    assert list(L.MOVE.offset) == [name.lower() for name in ("KIND", "CARD", "TARGET", "LOOSE", "HOUSE")]

@@ -25,7 +25,7 @@ def _greedy_move():
 
 def _choice(move, state, seat):
     """(index chosen by the move function ``move`` for ``seat``, the moves, the view)."""
-    moves = legal_moves_of(state, seat(variant()))
+    moves = legal_moves_of(state, seat, variant().to_params())
     view = np.zeros(ST_SIZE, np.int64)
     make_view(state, seat, view)
     return move(view, moves, len(moves), np.array([7], np.uint64)), moves, view

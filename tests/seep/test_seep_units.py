@@ -11,7 +11,7 @@ from simcards.games.seep.rules import baazi_step, next_dealer, start_deal
 
 def scored(a, b, sweeps=(0, 0)):
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st(variant()), 0, 0)
+    start_deal(st, variant().to_params(), 0, 0)
     st[S_CARD_PTS], st[S_CARD_PTS + 1] = a - sweeps[0], b - sweeps[1]
     st[S_SWEEP_PTS], st[S_SWEEP_PTS + 1] = sweeps
     st[S_SCORE], st[S_SCORE + 1] = a, b

@@ -70,8 +70,9 @@ S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")
-M_KIND, M_CARD, M_TARGET, M_LOOSE, M_HOUSE = 0, 1, 2, 3, 4
-M_COLS = 5
+# the columns of a move row, declared once: MOVE.export makes M_KIND = 0, ..., M_HOUSE = 4 and M_COLS = 5
+MOVE = Layout("seep move", kind=1, card=1, target=1, loose=1, house=1)
+MOVE.export(globals(), "M_", size="M_COLS")
 
 # trace events (core/trace.py): before play k, one ``legal`` per legal move (in list order),
 # then ``play`` naming the chosen one; EV_LEGAL, EV_PLAY for the kernel

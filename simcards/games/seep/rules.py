@@ -20,7 +20,8 @@ from simcards.core.trace import emit as trace_event, no_trace, tracing
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
     ABSORB, AFTER_BAAZI, DEALER_RULE, END_HOUSE, LOSING_BASIS, MATCH_MODE, TIE_DEALER, ADD, BREAK, BUILD,
-    CAPTURE, EV_LEGAL, EV_PLAY, M_COLS, S_ADDED, S_BID, S_BIDDER, S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER,
+    CAPTURE, EV_LEGAL, EV_PLAY, M_CARD, M_COLS, M_HOUSE, M_KIND, M_LOOSE, M_TARGET,
+    S_ADDED, S_BID, S_BIDDER, S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER,
     S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND, S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER,
     S_LEFTOVER_TEAM, S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD,
     S_OPEN_FLOOR, S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
@@ -149,11 +150,11 @@ def add_owner(owners, p):
 def emit(moves, n, kind, card, target, loose, house):
     if n >= moves.shape[0]:
         raise ValueError("seep: too many legal moves (limit exceeded)")
-    moves[n, 0] = kind
-    moves[n, 1] = card
-    moves[n, 2] = target
-    moves[n, 3] = loose
-    moves[n, 4] = house
+    moves[n, M_KIND] = kind
+    moves[n, M_CARD] = card
+    moves[n, M_TARGET] = target
+    moves[n, M_LOOSE] = loose
+    moves[n, M_HOUSE] = house
     return n + 1
 
 
@@ -643,12 +644,13 @@ def play_dealt(st, params, forced_bid, bid_funcs, move_funcs, rpol, deck, W, mov
             for j in range(ST_SIZE):
                 tr_state[k - 1, j] = st[j]
             for j in range(n):
-                trace_event(trace, EV_LEGAL, moves[j, 0], moves[j, 1], moves[j, 2], moves[j, 3], moves[j, 4])
+                trace_event(trace, EV_LEGAL, moves[j, M_KIND], moves[j, M_CARD], moves[j, M_TARGET], moves[j, M_LOOSE],
+                            moves[j, M_HOUSE])
             trace_event(trace, EV_PLAY, k, p, i, n, 0)
         if k == 1:
-            st[S_OPEN_CARD] = moves[i, 1]
-            st[S_OPEN_KIND] = moves[i, 0]
-        apply_move(st, p, moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4])
+            st[S_OPEN_CARD] = moves[i, M_CARD]
+            st[S_OPEN_KIND] = moves[i, M_KIND]
+        apply_move(st, p, moves[i, M_KIND], moves[i, M_CARD], moves[i, M_TARGET], moves[i, M_LOOSE], moves[i, M_HOUSE])
         if k == 1:
             deal_stock(st, deck, False)
         elif k == 24 and nplayers == 2:
