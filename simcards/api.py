@@ -85,6 +85,21 @@ def rules(game: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def policies(game: str) -> pd.DataFrame:
+    """Every built-in policy of ``game``, one row per parameter (a row with no parameter
+    for a policy without any): policy, help, parameter, default, low, high, integer, meaning."""
+    g = get_game(game)
+    rows = []
+    for p in g.policies.describe():
+        base = {"policy": p["name"], "help": p["help"]}
+        if not p["params"]:
+            rows.append(dict(base, parameter=None, default=None, low=None, high=None, integer=None, meaning=None))
+        for q in p["params"]:
+            rows.append(dict(base, parameter=q["name"], default=q["default"], low=q["low"], high=q["high"],
+                             integer=q["integer"], meaning=q["help"]))
+    return pd.DataFrame(rows, columns=["policy", "help", "parameter", "default", "low", "high", "integer", "meaning"])
+
+
 def _show(value: Any) -> str:
     if value is None:
         return "null"

@@ -229,6 +229,49 @@ def rules(game):
     click.echo(cached("rules " + game.strip().lower(), lambda: _printed(_print_rules, game)), nl=False)
 
 
+@main.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable: one JSON object per policy.")
+def policies(game, as_json):
+    """List GAME's built-in policies and their parameters (default, range, meaning).
+
+    \b
+    Give parameters after the policy name, each after a colon:
+      simcards run contract-rummy --policy greedy_deep:theta=8 --games 1000
+      simcards run spades --seat-policy 0=expert:nil_threshold=0.6 --deals 100000
+      simcards compare spades --arm policy=expert --arm policy=expert:nil_threshold=0.4
+      simcards sweep spades --policy expert --param nil_threshold=0.3:0.9:0.1 --games 2000
+    """
+    from simcards.describe import cached
+
+    if as_json:
+        import json
+
+        from simcards.core.game import get_game
+
+        for row in get_game(game).policies.describe():
+            click.echo(json.dumps(row))
+        return
+    click.echo(cached("policies " + game.strip().lower(), lambda: _printed(_print_policies, game)), nl=False)
+
+
+def _print_policies(game):
+    from simcards.core.game import get_game
+
+    g = get_game(game)
+    click.echo(f"{g.title} policies (--policy NAME[:PARAM=VALUE...], --seat-policy SEAT=NAME[:...]); "
+               f"default {g.default_policy}\n")
+    for p in g.policies.describe():
+        click.echo(f"{p['name']}" + (f" (based on {p['base']})" if p["base"] else "") + (f": {p['help']}" if p["help"] else ""))
+        for q in p["params"]:
+            kind = "whole number" if q["integer"] else "number"
+            fmt = (lambda x: str(int(x))) if q["integer"] else (lambda x: f"{x:g}")
+            click.echo(f"    {q['name']} = {fmt(q['default'])}  ({kind} in {fmt(q['low'])}..{fmt(q['high'])}): {q['help']}")
+    click.echo("\nDecisions (write your own policy: docs/policies.md):")
+    for d in g.policies.decisions:
+        click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")
+
+
 def _printed(show, *args) -> str:
     """What ``show(*args)`` prints (the texts of games and rules are cached: simcards.describe)."""
     import contextlib
@@ -271,9 +314,10 @@ def _print_rules(game):
         for c in u.columns:
             click.echo(f"      {c.name}: {c.help}")
     click.echo("\nPolicies (--policy NAME, --seat-policy SEAT=NAME, or my_bots.py:name):")
-    for name, p in g.policies.builtins.items():
-        doc = (getattr(p, "doc", "") or "").strip().splitlines()
-        click.echo(f"  {name}" + (f": {doc[0]}" if doc else ""))
+    for p in g.policies.describe():
+        params = ", ".join(f"{q['name']}={q['default']:g}" for q in p["params"])
+        click.echo(f"  {p['name']}" + (f": {p['help']}" if p["help"] else "") + (f" [parameters: {params}]" if params else ""))
+    click.echo(f"  (parameters and their ranges: simcards policies {g.name})")
     click.echo("  decisions (write a policy: docs/policies.md):")
     for d in g.policies.decisions:
         click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")

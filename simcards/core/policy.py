@@ -10,11 +10,19 @@ User policies live in the user's own file and are named ``path.py:name``. ``name
 is a :class:`Policy` (missing decisions come from its ``base``), or a plain
 function when the game has a single decision kind. Plain Python functions are
 compiled here with the decision's signature, so users never write numba types.
+
+A policy may declare *parameters* (:class:`PolicyParam`): ``expert:nil_threshold=0.6``
+or ``greedy_deep:theta=8:hold=2`` (``name=value`` items after the policy name, each
+after a ``:``). The values do not change the compiled functions: the table carries them
+as fixed-point integers (``PolicyTable.params``, one row per seat), the kernel copies the
+seat's row into the ``params`` slots of the policy view, and the policy reads them with
+:func:`param_value`. So one cached kernel serves every value of a sweep.
 """
 from __future__ import annotations
 
 import importlib.util
 import inspect
+import math
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -26,6 +34,7 @@ from numba import types
 from numba.core.extending import intrinsic
 
 from simcards.core.errors import POLICY_FAULT, SimcardsError
+from simcards.core.jit import inline
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
@@ -39,21 +48,94 @@ class Decision:
     help: str
 
 
+PARAM_SLOTS = 8  # parameters a policy may declare (the view's ``params`` slots)
+PARAM_SCALE = 1_000_000  # fixed point: a value v travels as round(v * PARAM_SCALE)
+
+
+@inline(nb.float64(nb.int64[:], nb.int64))
+def param_value(view, at):
+    """The policy parameter stored at ``view[at]`` (fixed point) as a float."""
+    return view[at] / PARAM_SCALE
+
+
+@dataclass(frozen=True)
+class PolicyParam:
+    """A parameter of a policy: default, allowed range (inclusive) and help.
+
+    ``integer=True`` refuses fractional values. Values travel to compiled code as fixed
+    point with six decimals (:data:`PARAM_SCALE`); finer values are refused.
+    """
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+    integer: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.low <= self.default <= self.high:
+            raise ValueError(f"parameter {self.name}: default {self.default} outside {self.low}..{self.high}")
+
+    def parse(self, text: str, owner: str) -> float | int:
+        """The value of ``text`` for this parameter, or a one-line SimcardsError."""
+        where = f"policy {owner}: parameter {self.name}"
+        try:
+            value = float(text)
+        except (TypeError, ValueError):
+            raise SimcardsError(f"{where} must be a number in {self.range_text()}, got {text!r}") from None
+        if not math.isfinite(value):
+            raise SimcardsError(f"{where} must be a number in {self.range_text()}, got {text!r}")
+        if self.integer:
+            if value != int(value):
+                raise SimcardsError(f"{where} is a whole number in {self.range_text()}, got {text!r}")
+            value = int(value)
+        if not self.low <= value <= self.high:
+            raise SimcardsError(f"{where} must be in {self.range_text()}, got {text}")
+        if abs(value * PARAM_SCALE - round(value * PARAM_SCALE)) > 1e-6:
+            raise SimcardsError(f"{where}: at most six decimals, got {text}")
+        return value
+
+    def fixed(self, value: float) -> int:
+        return int(round(value * PARAM_SCALE))
+
+    def format(self, value: float) -> str:
+        if self.integer:
+            return str(int(value))
+        return f"{float(value):.6f}".rstrip("0").rstrip(".") or "0"
+
+    def range_text(self) -> str:
+        return f"{self.format(self.low)}..{self.format(self.high)}"
+
+
 @dataclass
 class Policy:
-    """A named set of decision functions (Python or compiled).
+    """A named set of decision functions (Python or compiled), with optional parameters.
 
     ``Policy("cautious", bid=my_bid, base=basic)`` takes ``play`` from ``basic``.
+    ``params``: the :class:`PolicyParam` it reads (``param_value(view, V_PARAMS + k)`` for
+    the k-th); without its own, a policy has its base's. ``help``: one line for
+    ``simcards policies GAME``.
     """
 
     name: str = ""
     base: "Policy | None" = None
     functions: dict = field(default_factory=dict)
+    own_params: tuple = ()
+    help: str = ""
 
-    def __init__(self, name: str = "", *, base: "Policy | None" = None, **functions: Callable):
+    def __init__(self, name: str = "", *, base: "Policy | None" = None, params: Sequence[PolicyParam] = (),
+                 help: str = "", **functions: Callable):
         self.name = name
         self.base = base
         self.functions = dict(functions)
+        self.own_params = tuple(params)
+        self.help = help
+        if len(self.own_params) > PARAM_SLOTS:
+            raise ValueError(f"policy {name}: at most {PARAM_SLOTS} parameters")
+        names = [p.name for p in self.own_params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"policy {name}: parameter names repeat")
 
     def function(self, decision: str):
         if decision in self.functions:
@@ -61,6 +143,16 @@ class Policy:
         if self.base is not None:
             return self.base.function(decision)
         return None
+
+    @property
+    def params(self) -> tuple:
+        """The parameters this policy reads (its own, else its base's)."""
+        if self.own_params or self.base is None:
+            return self.own_params
+        return self.base.params
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.params}
 
 
 def _first_line(exc: Exception) -> str:
@@ -155,11 +247,40 @@ def guard_decision(func, decision: Decision, index: int, seat: int):
 
 
 class PolicyTable(dict):
-    """``{decision: (f_seat0, ...)}`` as the kernels take it, plus ``specs``: each seat's policy name."""
+    """``{decision: (f_seat0, ...)}`` as the kernels take it, plus ``specs`` (each seat's
+    canonical policy spec) and ``params`` (``int64[max_seats, PARAM_SLOTS]``: each seat's
+    parameter values in fixed point, in the order its policy declares them)."""
 
-    def __init__(self, functions: Mapping[str, tuple], specs: Sequence[str]):
+    def __init__(self, functions: Mapping[str, tuple], specs: Sequence[str], params=None):
+        import numpy as np
+
         super().__init__(functions)
         self.specs = tuple(specs)
+        self.params = (np.zeros((len(self.specs), PARAM_SLOTS), np.int64) if params is None
+                       else np.ascontiguousarray(params, dtype=np.int64))
+
+
+def split_spec(spec: str) -> tuple[str, list[tuple[str, str]]]:
+    """``"expert:nil_threshold=0.6:bid_shade=1"`` -> ``("expert", [("nil_threshold", "0.6"), ...])``.
+
+    The policy name is a built-in name or ``file.py:name``; every later ``:`` item is
+    ``name=value``. One-line SimcardsError on a malformed item.
+    """
+    parts = spec.strip().split(":")
+    cut = 1
+    for i, part in enumerate(parts[:-1]):
+        if part.endswith(".py"):
+            cut = i + 2
+            break
+    name, items = ":".join(parts[:cut]), parts[cut:]
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise SimcardsError(f"policy {spec!r}: expected name=value after ':', got {item!r} "
+                                f"(parameters: POLICY:NAME=VALUE:NAME=VALUE)")
+        pairs.append((key.strip(), value.strip()))
+    return name, pairs
 
 
 def load_user_object(spec: str):
@@ -188,7 +309,13 @@ def load_user_object(spec: str):
 
 
 def is_user_spec(spec: str) -> bool:
-    return ":" in spec and spec.rpartition(":")[0].endswith(".py")
+    """Whether ``spec`` names a policy in a user's file (``file.py:name[:param=value...]``)."""
+    return ".py:" in split_spec(spec)[0]
+
+
+def user_spec_file(spec: str) -> str:
+    """The file of a user policy spec (``bots.py`` of ``bots.py:cautious:risk=2``)."""
+    return split_spec(spec)[0].rpartition(":")[0]
 
 
 class PolicyCatalog:
@@ -203,14 +330,61 @@ class PolicyCatalog:
         self._user: dict[str, frozenset] = {}  # spec -> decisions whose function is the user's
         self._guards: dict[tuple, Any] = {}
         self._builtin_ids = None
+        self._policies: dict[str, Policy] = {}
 
     def names(self) -> list[str]:
         return list(self.builtins)
 
+    def policy(self, spec: str) -> Policy:
+        """The :class:`Policy` a spec names (parameters ignored; user files loaded)."""
+        name, _ = split_spec(spec)
+        self.compiled(name)
+        return self._policies[name]
+
+    def resolve(self, spec: str) -> tuple[str, str, dict]:
+        """``(policy name, canonical spec, {parameter: value})`` of a spec, validated.
+
+        The values are every parameter of the policy (defaults filled in); the canonical
+        spec names those the user gave, in declaration order, formatted as declared.
+        """
+        name, pairs = split_spec(spec)
+        policy = self.policy(name)
+        declared = {p.name: p for p in policy.params}
+        given: dict[str, Any] = {}
+        for key, text in pairs:
+            if key not in declared:
+                offered = ", ".join(declared) if declared else "none"
+                raise SimcardsError(f"policy {name} has no parameter {key!r} (its parameters: {offered}; "
+                                    f"see `simcards policies {self.game}`)")
+            if key in given:
+                raise SimcardsError(f"policy {spec!r}: parameter {key} given twice")
+            given[key] = declared[key].parse(text, name)
+        values = {p.name: given.get(p.name, p.default) for p in policy.params}
+        canonical = ":".join([name] + [f"{p.name}={p.format(given[p.name])}" for p in policy.params if p.name in given])
+        return name, canonical, values
+
+    def canonical(self, spec: str) -> str:
+        """The spec as stored in meta.json (see :meth:`resolve`)."""
+        return self.resolve(spec)[1]
+
+    def param_row(self, spec: str):
+        """``int64[PARAM_SLOTS]``: the spec's parameter values in fixed point."""
+        import numpy as np
+
+        name, _, values = self.resolve(spec)
+        row = np.zeros(PARAM_SLOTS, np.int64)
+        for k, p in enumerate(self._policies[name].params):
+            row[k] = p.fixed(values[p.name])
+        return row
+
     def compiled(self, spec: str) -> tuple:
-        """One compiled function per decision for a policy name or ``file.py:name``."""
+        """One compiled function per decision for a policy name or ``file.py:name``
+        (parameters, if any, do not change the functions)."""
         if spec in self._compiled:
             return self._compiled[spec]
+        name, pairs = split_spec(spec)
+        if pairs:
+            return self.compiled(name)
         if spec in self.builtins:
             policy = self.builtins[spec]
         elif is_user_spec(spec):
@@ -246,6 +420,7 @@ class PolicyCatalog:
             funcs.append(compile_decision(f, d, spec))
         self._compiled[spec] = tuple(funcs)
         self._user[spec] = frozenset(user)
+        self._policies[spec] = policy
         return self._compiled[spec]
 
     def _check_decisions(self, spec: str, policy: Policy) -> None:
@@ -265,6 +440,7 @@ class PolicyCatalog:
 
     def _seat_function(self, spec: str, index: int, seat: int):
         """The compiled function of ``spec`` for decision ``index`` at ``seat`` (user code guarded)."""
+        spec = split_spec(spec)[0]
         d = self.decisions[index]
         f = self.compiled(spec)[index]
         if d.name not in self._user.get(spec, ()):
@@ -280,16 +456,29 @@ class PolicyCatalog:
         A user's own decision functions are guarded per seat (``guard_decision``), so an
         exception they raise names the seat and the decision; built-ins run unwrapped.
         """
+        import numpy as np
+
         if not seat_specs:
             raise SimcardsError("no policy given")
-        specs = list(seat_specs)
-        for s in specs:
-            self.compiled(s)
+        specs = [self.canonical(s) for s in seat_specs]
         functions = {}
         for i, d in enumerate(self.decisions):
             seats = [self._seat_function(s, i, seat) for seat, s in enumerate(specs)]
             functions[d.name] = tuple(seats + [seats[-1]] * (self.max_seats - len(seats)))  # padding: never asked
-        return PolicyTable(functions, specs + [specs[-1]] * (self.max_seats - len(specs)))
+        padded = specs + [specs[-1]] * (self.max_seats - len(specs))
+        params = np.stack([self.param_row(s) for s in padded])
+        return PolicyTable(functions, padded, params)
+
+    def describe(self) -> list[dict]:
+        """Every built-in policy with its help and parameters (for ``simcards policies``)."""
+        out = []
+        for name, p in self.builtins.items():
+            text = p.help or (getattr(p, "doc", "") or "").strip()
+            out.append({"name": name, "help": text.splitlines()[0] if text else "",
+                        "base": p.base.name if p.base is not None else None,
+                        "params": [{"name": q.name, "default": q.default, "low": q.low, "high": q.high,
+                                    "integer": q.integer, "help": q.help} for q in p.params]})
+        return out
 
 
 def seat_policies(default: str, overrides: Mapping[int, str] | None, n_seats: int) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
-from simcards.core.policy import is_user_spec, seat_policies
+from simcards.core.policy import is_user_spec, seat_policies, user_spec_file
 
 RECORD_MODES = ("all", "summary", "none", "dd")
 KEEPS_RECORDS = ("all", "dd")  # modes that keep per-record rows (dd: with double-dummy columns, docs/double-dummy.md)
@@ -122,8 +122,9 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
         raise SimcardsError(f"--records dd: {g.name} has no double-dummy columns for unit {u.name} ({offered})")
     v = g.variant(preset, variant, list(settings))
     specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
-    g.policies.table(specs)  # compile now: a bad policy fails before any work starts
-    files = {s.rpartition(":")[0]: file_fingerprint(s.rpartition(":")[0]) for s in specs if is_user_spec(s)}
+    specs = list(g.policies.table(specs).specs[:len(specs)])  # compiled now, so a bad policy fails before any
+    # work starts; canonical specs (parameters in declaration order) go into meta.json
+    files = {user_spec_file(s): file_fingerprint(user_spec_file(s)) for s in specs if is_user_spec(s)}
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0):
         raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
     return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),

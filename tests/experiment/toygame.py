@@ -11,13 +11,13 @@ from numba import types
 from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
 from simcards.core.game import Column, Game, OddsSupport, Unit
 from simcards.core.jit import kernel, policy
-from simcards.core.policy import Decision, Layout, Policy, PolicyCatalog
+from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyCatalog, PolicyParam, param_value
 from simcards.core.rng import below, stream_start
 from simcards.core.variant import Variant, param
 from simcards.core import stats
 
 KEEP_SIG = types.int64(types.int64[:], types.uint64[:])
-VIEW = Layout("toy view", roll=1, sides=1)  # the policy's view, declared once (core/policy.py)
+VIEW = Layout("toy view", roll=1, sides=1, params=PARAM_SLOTS)  # the policy's view, declared once (core/policy.py)
 VIEW.export(globals(), "V_", size="VIEW_LEN")
 
 
@@ -47,8 +47,24 @@ def keep_random(view, rng):
     return below(rng, 2)
 
 
+@policy(KEEP_SIG)
+def keep_at_least(view, rng):
+    """Keep a roll of at least ``threshold`` (parameter 0); ``fraction`` (parameter 1)
+    of the sides when ``threshold`` is 0."""
+    threshold = param_value(view, V_PARAMS + 0)
+    if threshold == 0:
+        threshold = param_value(view, V_PARAMS + 1) * view[V_SIDES]
+    return 1 if view[V_ROLL] >= threshold else 0
+
+
+KEEP_AT_LEAST = Policy("keep_at_least", keep=keep_at_least, help="keep a roll of at least a threshold", params=(
+    PolicyParam("threshold", 4, 0, 100, "lowest roll kept (0: use fraction)", integer=True),
+    PolicyParam("fraction", 0.5, 0.0, 1.0, "lowest roll kept as a fraction of the sides, when threshold is 0"),
+))
+
+
 @kernel
-def _simulate(params, seed, start, out, keep):
+def _simulate(params, seed, start, out, keep, policy_params):
     view = np.zeros(VIEW_LEN, np.int64)
     rng = np.zeros(1, np.uint64)
     p = params[0]
@@ -59,6 +75,7 @@ def _simulate(params, seed, start, out, keep):
             roll = below(rng, p.sides) + 1
             view[V_ROLL] = roll
             view[V_SIDES] = p.sides
+            view[V_PARAMS:V_PARAMS + PARAM_SLOTS] = policy_params[seat]
             answer = keep[seat](view, rng)
             if answer != 0 and answer != 1:
                 raise IllegalAnswer(0, seat, answer)  # the error channel (core/errors.py)
@@ -78,7 +95,7 @@ def _simulate(params, seed, start, out, keep):
 def simulate(unit, variant, table, seed, start, count):
     out = np.zeros((count, 5), np.int64)
     with kernel_errors("toy", DECISIONS, table):
-        _simulate(variant.to_params(), seed, start, out, table["keep"])
+        _simulate(variant.to_params(), seed, start, out, table["keep"], table.params)
     return out
 
 
@@ -156,7 +173,8 @@ GAME = Game(
                 "one roll", chunk_size=1000),),
     policies=PolicyCatalog("toy", DECISIONS,
                            {"random": Policy("random", keep=keep_random), "basic": Policy("basic", keep=keep_always),
-                            "expert": Policy("expert", keep=keep_high)}, max_seats=4),
+                            "expert": Policy("expert", keep=keep_high), "keep_at_least": KEEP_AT_LEAST},
+                           max_seats=4),
     seats=lambda v: v.players, simulate=simulate, tally=tally, figures=figures, replay=replay,
     odds={"bid": OddsSupport("bid", "keep or reroll the die you hold", odds_prepare, odds_simulate,
                              (Column("win_keep", "won keeping"), Column("win_reroll", "won rerolling")),
