@@ -56,7 +56,7 @@ def kernel_play(v, deal, hands, leader, plays, trump=None, dealer=None):
     res = np.zeros(R.RES_LEN, np.int64)
     script = np.array([parse_card(c) for c in plays], np.int64)
     trace = np.zeros((200, R.TRACE_WIDTH), np.int64)
-    R.play_given_hands(R.kernel_tables(v), TABLES["basic"]["play"], DEAL_TYPES.index(deal),
+    R.play_given_hands(R.kernel_tables(v), R.seats(TABLES["basic"]), DEAL_TYPES.index(deal),
                        (leader - 1) % 4 if dealer is None else dealer, leader,
                        -1 if trump is None else SUIT_INDEX[trump], hm, res, script, trace)
     return res, trace_events(trace)

@@ -279,7 +279,7 @@ def test_rotating_seats_rotates_scores(dt, policy, seed):
         rotated = np.array([hands[(s - r) % 4] for s in range(4)], np.uint64)
         res = np.zeros(R.RES_LEN, np.int64)
         leader = (r + (0 if dt == "trumps" else 1)) % 4
-        R.play_given_hands(tab, TABLES[policy]["play"], code, r, leader, trump,
+        R.play_given_hands(tab, R.seats(TABLES[policy]), code, r, leader, trump,
                            rotated, res, R.NO_SCRIPT, R.NO_TRACE)
         results.append(res[R.R_SCORE:R.R_SCORE + 4])
     for r in range(4):

@@ -63,7 +63,7 @@ def simulate_trump_options(tab, seats, fixed, min_len, max_len, accept, chooser,
                 res[R.R_SCORE + s] = 0
                 res[R.R_TRICKS + s] = 0
             rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1))
-            R.play_tricks(tab, seats.play, w, R.TRUMPS, dealer, leader, options[k], 1, no_script, no_trace)
+            R.play_tricks(tab, seats, w, R.TRUMPS, dealer, leader, options[k], 1, no_script, no_trace)
             for s in range(4):
                 out[r, 4 * k + s] = res[R.R_TRICKS + s]
         tinfo[P.T_SEAT] = chooser
@@ -73,7 +73,9 @@ def simulate_trump_options(tab, seats, fixed, min_len, max_len, accept, chooser,
         tinfo[P.T_DEAL_NO] = 1
         for s in range(4):
             tinfo[P.T_TOTALS + s] = 0
-        masks[0] = seen
+        masks[P.TM_SEEN] = seen
+        masks[P.TM_ORACLE] = hands[chooser] if (seats.oracle >> chooser) & 1 else np.uint64(0)
+        R.load_params(tinfo, P.T_PARAMS, seats, chooser)
         rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1))
         out[r, 4 * n_opt] = seats.trump[chooser](tinfo, masks, rng)
         for s in range(4):

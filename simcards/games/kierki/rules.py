@@ -30,9 +30,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from simcards.core.jit import helper, kernel
+from simcards.core.jit import helper, inline, kernel
 from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
 from simcards.core.errors import IllegalAnswer, kernel_errors
+from simcards.core.policy import PARAM_SLOTS
 from simcards.core.trace import NO_TRACE, WIDTH, TraceEvents, emit
 from simcards.core.variant import NULL
 from simcards.core.rng import below, shuffle, stream_start
@@ -58,7 +59,9 @@ _SM = SUIT_MASKS
 
 # kernel arguments, bundled
 Table = namedtuple("Table", ("params", "sched", "card_pen", "trick_pen", "pen_mask"))  # the variant, packed
-Seats = namedtuple("Seats", ("play", "trump", "lottery"))  # per decision: a function per seat
+Seats = namedtuple("Seats", ("play", "trump", "lottery", "params", "oracle"))
+# per decision a function per seat; params: each seat's policy parameters (PolicyTable.params); oracle:
+# bit s set when seat s's trump function is a labelled oracle (given the whole hand, rules 10.1)
 Work = namedtuple("Work", ("deck", "hands", "info", "masks", "tinfo", "totals", "res", "lohi",
                            "deal_rng", "rng"))  # per chunk: scratch arrays and the two random streams
 
@@ -149,6 +152,13 @@ def first_cards(deck, dealer, seat, k):
 
 # ---------------------------------------------------------------- trick play
 
+@inline
+def load_params(view, at, seats, seat):
+    """Copy ``seat``'s policy parameters into ``view[at:at + PARAM_SLOTS]`` (before calling its policy)."""
+    for k in range(PARAM_SLOTS):
+        view[at + k] = seats.params[seat, k]
+
+
 @helper
 def heart_restricted(params, deal_type):
     """Does the heart-lead rule apply in ``deal_type`` (``heart_lead_restricted_deals``)?"""
@@ -198,9 +208,9 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, params, restrict
 
 
 @helper
-def play_tricks(tab, funcs, w, deal_type, dealer, leader, trump, deal_no, script, trace):
+def play_tricks(tab, seats, w, deal_type, dealer, leader, trump, deal_no, script, trace):
     """Play the tricks of one negative or trump deal from ``w.hands``; scores and tricks go to
-    ``w.res``. ``funcs``: each seat's play function; policies draw from ``w.rng``.
+    ``w.res``. The seats' play functions (``seats.play``) draw from ``w.rng``.
 
     ``script`` (length > 1) replaces the policies by a fixed card sequence, checked legal.
     """
@@ -253,7 +263,8 @@ def play_tricks(tab, funcs, w, deal_type, dealer, leader, trump, deal_no, script
                 masks[P.M_LEGAL] = legal
                 masks[P.M_PLAYED] = played
                 masks[P.M_TRICK] = trick_mask
-                card = funcs[seat](info, masks, w.rng)
+                load_params(info, P.I_PARAMS, seats, seat)
+                card = seats.play[seat](info, masks, w.rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_PLAY, seat, card)  # (or a test's script did)
             emit(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
@@ -341,7 +352,7 @@ def lottery_legal(hand, lo, hi, base, ace_high):
 
 
 @helper
-def play_lottery(tab, funcs, w, dealer, deal_no, script, trace):
+def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
     """Play one lottery from ``w.hands``; awards and finishing places go to ``w.res``."""
     hands, info, masks, res, totals, lohi = w.hands, w.info, w.masks, w.res, w.totals, w.lohi
     p = tab.params[0]
@@ -402,7 +413,8 @@ def play_lottery(tab, funcs, w, dealer, deal_no, script, trace):
                 masks[P.M_HAND] = hand
                 masks[P.M_LEGAL] = legal
                 masks[P.M_PLAYED] = layout
-                card = funcs[seat](info, masks, w.rng)
+                load_params(info, P.L_PARAMS, seats, seat)
+                card = seats.lottery[seat](info, masks, w.rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_LOTTERY, seat, card)
             ply += 1
@@ -473,7 +485,7 @@ def play_deal(tab, seats, w, deal_type, dealer, deal_no, trump_group_used, seed,
     for s in range(4):
         emit(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
     if deal_type == LOTTERY:
-        play_lottery(tab, seats.lottery, w, dealer, deal_no, script, trace)
+        play_lottery(tab, seats, w, dealer, deal_no, script, trace)
     else:
         trump = -1
         if deal_type == TRUMPS:
@@ -488,7 +500,9 @@ def play_deal(tab, seats, w, deal_type, dealer, deal_no, trump_group_used, seed,
             tinfo[P.T_DEAL_NO] = deal_no
             for s in range(4):
                 tinfo[P.T_TOTALS + s] = w.totals[s]
-            masks[0] = seen
+            masks[P.TM_SEEN] = seen
+            masks[P.TM_ORACLE] = hands[chooser] if (seats.oracle >> chooser) & 1 else np.uint64(0)
+            load_params(tinfo, P.T_PARAMS, seats, chooser)
             if script.shape[0] > 1:
                 trump = script[0]
             elif popcount(np.uint64(allowed)) == 1:
@@ -507,7 +521,7 @@ def play_deal(tab, seats, w, deal_type, dealer, deal_no, trump_group_used, seed,
             res[R_TRUMP_SEEN] = popcount(seen & _SM[trump]) if trump >= 0 else 0
             res[R_TRUMP_FULL] = popcount(hands[chooser] & _SM[trump]) if trump >= 0 else 0
         res[R_FIRST] = first
-        play_tricks(tab, seats.play, w, deal_type, dealer, first, trump, deal_no,
+        play_tricks(tab, seats, w, deal_type, dealer, first, trump, deal_no,
                     script[1:] if deal_type == TRUMPS else script, trace)
     emit(trace, EV_SCORE, res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2], res[R_SCORE + 3], 0)
     return trump_group_used
@@ -551,7 +565,7 @@ def _first_dealer(params, seed, index):
 @helper
 def new_work():
     """The per-chunk :class:`Work` arrays."""
-    return Work(np.empty(52, np.int64), np.zeros(4, np.uint64), np.zeros(P.PLAY_INFO_LEN, np.int64),
+    return Work(np.empty(52, np.int64), np.zeros(4, np.uint64), np.zeros(P.INFO_LEN, np.int64),
                 np.zeros(P.MASKS_LEN, np.uint64), np.zeros(P.TRUMP_INFO_LEN, np.int64), np.zeros(4, np.int64),
                 np.zeros(RES_LEN, np.int64), np.zeros(8, np.int64), np.zeros(1, np.uint64),
                 np.zeros(1, np.uint64))
@@ -634,11 +648,11 @@ def simulate_deals(tab, seats, seed, start, count, out, trace, script):
 
 
 @helper
-def play_given_hands(tab, play_funcs, deal_type, dealer, leader, trump, hands, res, script, trace):
+def play_given_hands(tab, seats, deal_type, dealer, leader, trump, hands, res, script, trace):
     """Differential entry point of the kernel: play a trick deal from explicit hands.
 
     The cards come from ``script`` (every card in playing order, checked legal) or, when
-    ``script`` has length 1, from ``play_funcs`` with a fixed rng stream. ``hands`` is not
+    ``script`` has length 1, from ``seats.play`` with a fixed rng stream. ``hands`` is not
     changed; the result goes to ``res``.
     """
     w0 = new_work()
@@ -646,7 +660,7 @@ def play_given_hands(tab, play_funcs, deal_type, dealer, leader, trump, hands, r
     w.rng[0] = stream_start(np.uint64(0), np.uint64(0), np.uint64(1))
     for i in range(RES_LEN):
         res[i] = 0
-    play_tricks(tab, play_funcs, w, deal_type, dealer, leader, trump, 1, script, trace)
+    play_tricks(tab, seats, w, deal_type, dealer, leader, trump, 1, script, trace)
 
 
 # ---------------------------------------------------------------- Python side: tables and entry points
@@ -683,9 +697,25 @@ def kernel_tables(variant) -> Table:
     return Table(v.to_params(), sched, card_pen, trick_pen, pen_mask)
 
 
+def _is_oracle(table, seat) -> bool:
+    """Is ``seat``'s trump function a labelled oracle's (``policies.ORACLE_TRUMPS``), either
+    directly or through the seat's policy spec (a wrapped table, a user policy based on one)?"""
+    if any(table["trump"][seat] is f for f in P.ORACLE_TRUMPS):
+        return True
+    specs = getattr(table, "specs", ())
+    if seat < len(specs):
+        try:
+            trump = P.CATALOG.policy(specs[seat]).function("trump")
+        except Exception:  # not a spec of this catalog: only the function identity counts
+            return False
+        return any(trump is f or getattr(trump, "py_func", None) is f.py_func for f in P.ORACLE_TRUMPS)
+    return False
+
+
 def seats(table) -> Seats:
-    """The kernels' :class:`Seats` of a policy table."""
-    return Seats(table["play"], table["trump"], table["lottery"])
+    """The kernels' :class:`Seats` of a policy table (functions, parameters, oracle seats)."""
+    oracle = sum(1 << s for s in range(4) if _is_oracle(table, s))
+    return Seats(table["play"], table["trump"], table["lottery"], table.params, np.int64(oracle))
 
 
 NO_SCRIPT = np.full(1, -1, np.int64)
