@@ -12,8 +12,10 @@ def test_the_kernel_reads_the_packed_variant_enums_by_their_choices():
     assert p["first_dealer"] == -1 and p["num_players"] == 4
 
 
-def test_the_view_is_the_public_part_of_the_state():
-    assert L.S_PRIVATE == L.S_NPLAYERS + 1 == L.S_HANDS and L.ST_SIZE == L.S_ERROR + 3
+def test_the_view_is_the_public_part_of_the_state_then_the_policy_parameters():
+    from simcards.core.policy import PARAM_SLOTS
+    assert L.S_PRIVATE == L.S_NPLAYERS + 1 == L.S_HANDS
+    assert L.S_PARAMS == L.S_ERROR + 3 and L.ST_SIZE == L.S_PARAMS + PARAM_SLOTS
 
 
 def test_move_columns_are_generated_in_declaration_order():

@@ -23,11 +23,12 @@ def _greedy_move():
     return mod.greedy_move
 
 
-def _choice(move, state, seat):
-    """(index chosen by the move function ``move`` for ``seat``, the moves, the view)."""
+def _choice(move, state, seat, policy="basic"):
+    """(index chosen by the move function ``move`` for ``seat``, the moves, the view with
+    ``policy``'s default parameters)."""
     moves = legal_moves_of(state, seat, variant().to_params())
     view = np.zeros(ST_SIZE, np.int64)
-    make_view(state, seat, view)
+    make_view(state, seat, view, GAME.policies.table([policy] * 4).params)
     return move(view, moves, len(moves), np.array([7], np.uint64)), moves, view
 
 

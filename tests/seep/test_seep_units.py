@@ -106,11 +106,11 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
     spy.write_text(
         "from simcards import Policy\n"
         "from simcards.games.seep import policies as sp\n"
-        "from simcards.games.seep.layout import S_PRIVATE, S_LOOSE, S_HAND, S_NCARDS, S_SEAT, ST_SIZE\n"
+        "from simcards.games.seep.layout import S_PRIVATE, S_LOOSE, S_HAND, S_NCARDS, S_PARAMS, S_SEAT\n"
         "import numba\n"
         "@numba.njit\n"
         "def clean(view):\n"
-        "    for i in range(S_PRIVATE, ST_SIZE):\n"
+        "    for i in range(S_PRIVATE, S_PARAMS):  # after them: its own policy parameters\n"
         "        if view[i] != 0:\n"
         "            return False\n"
         "    n = 0\n"
@@ -127,7 +127,7 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
         "    if not clean(view):\n"
         "        return -1\n"
         "    return sp.basic_move(view, moves, n, rng)\n"
-        "spy = Policy('spy', bid=bid, move=move)\n")
+        "spy = Policy('spy', bid=bid, move=move, base=sp.BASIC)  # basic's parameters for basic's functions\n")
     out = GAME.simulate("deal", variant(), GAME.policies.table([f"{spy}:spy"]), 5, 0, 300)
     ref = GAME.simulate("deal", variant(), GAME.policies.table(["basic"]), 5, 0, 300)
     assert (out == ref).all()

@@ -26,6 +26,7 @@ S_D                 running difference D (team A minus team B) before this deal
 S_SWEEP_VALUE ...   sweep_value, early_sweep_value, early_sweep_plays, last_play_sweep_value
 S_MIN_HOUSE         min_house_value;  S_MIN_BID: min_bid_value;  S_PARTNER_FREE: 0/1
 S_NPLAYERS          4, or 2 in the two-player game (seats 0, 1; a seat is its own team)
+S_PARAMS + k        the deciding seat's k-th policy parameter (fixed point: ``param_value``)
 ==================  =====================================================================
 
 Moves: ``int64[n, 5]`` rows ``(kind, card, target, loose, house)``: ``kind`` one of
@@ -35,7 +36,7 @@ THROW; ``loose`` the mask of loose cards taken (CAPTURE) or put into the house
 (BUILD/ADD, auto-merged cards excluded); ``house`` 1 when a CAPTURE takes the house of
 its value (always, when there is one, under ``capture_maximal``).
 """
-from simcards.core.policy import Layout
+from simcards.core.policy import PARAM_SLOTS, Layout
 from simcards.core.trace import TraceEvents
 from simcards.games.seep.variant import SeepVariant
 
@@ -64,9 +65,11 @@ STATE = Layout("seep state",
                open_hand=1,  # the bidder's first four cards
                open_floor=1,  # the four floor cards
                leftover_team=1,
-               error=3)  # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
+               error=3,  # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
+               # the view's last slots: the deciding seat's policy parameters (param_value(view, S_PARAMS + k))
+               params=PARAM_SLOTS)
 STATE.export(globals(), "S_", size="ST_SIZE")
-S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one
+S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one, and the params slots
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")

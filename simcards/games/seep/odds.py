@@ -37,7 +37,7 @@ from simcards.games.seep.layout import EVENTS, S_HANDS, ST_SIZE
 from simcards.games.seep.odds_kernel import (
     FIELDS, FIRST_BID, N_SLOTS, NOT_AN_OPTION, simulate_bid_options, trace_bid_option,
 )
-from simcards.games.seep.rules import deal_stock, start_deal
+from simcards.games.seep.rules import deal_stock, seats, start_deal
 
 DEFAULT_BAAZI_CAP = 200  # later deals per baazi when the variant sets no max_deals_per_baazi
 HIST_LO, HIST_HI, HIST_STEP = -150, 250, 10  # bins of the point difference for the figure
@@ -155,7 +155,7 @@ def simulate(query, variant, table, seed, start, count):
     out = np.full((count, len(COLUMNS)), NOT_AN_OPTION, np.int64)
     cap = variant.max_deals_per_baazi or DEFAULT_BAAZI_CAP
     with kernel_errors("seep", DECISIONS, table):
-        simulate_bid_options(variant.to_params(), table["bid"], table["move"], (_accept(query["accept"]),),
+        simulate_bid_options(variant.to_params(), seats(table), (_accept(query["accept"]),),
                              np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                              query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]),
                              np.array(query["options"], np.int64), query["baazi"], np.int64(cap),
@@ -176,7 +176,7 @@ def trace_option(query, variant, table, seed: int, index: int, bid: int):
     tr_state = np.zeros((49, ST_SIZE), np.int64)
 
     def run(events):
-        trace_bid_option(variant.to_params(), table["bid"], table["move"], (_accept(query["accept"]),),
+        trace_bid_option(variant.to_params(), seats(table), (_accept(query["accept"]),),
                          np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                          query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]), np.int64(bid),
                          np.uint64(seed), np.int64(index), np.zeros(ST_SIZE, np.int64), deck, events, tr_state)

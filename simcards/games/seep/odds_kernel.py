@@ -86,7 +86,7 @@ def deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, useed
 
 
 @kernel
-def simulate_bid_options(params, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder,
+def simulate_bid_options(params, seats, accept, known, fixed, min_len, max_len, sizes, pos_holder,
                          dealer, D0, options, baazi, max_baazi_deals, seed, start, count, out):
     """Row ``r`` of ``out``: per bid slot ``FIELDS`` (``NOT_AN_OPTION`` for bids not held),
     then the bid the bidder's own policy makes from the four cards."""
@@ -119,15 +119,15 @@ def simulate_bid_options(params, bid_funcs, move_funcs, accept, known, fixed, mi
         start_deal(st, params, dealer, D0)
         st[S_HANDS + bidder] = known
         st[S_NCARDS + bidder] = 4
-        make_view(st, bidder, view)
+        make_view(st, bidder, view, seats.params)
         rpol[0] = stream_start(useed, urec, np.uint64(POLICY_BID_STREAM))
-        out[r, N_SLOTS * nf] = bid_funcs[bidder](view, rpol)
+        out[r, N_SLOTS * nf] = seats.bid[bidder](view, rpol)
         for k in range(options.shape[0]):
             b = options[k]
             base = (b - FIRST_BID) * nf
             start_deal(st, params, dealer, D0)
             rpol[0] = stream_start(useed, urec, np.uint64(1))
-            play_dealt(st, params, b, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+            play_dealt(st, params, b, seats, rpol, deck, W, moves, view,
                        trace, tr_state)
             check_answer(st)
             oc = np.int64(1) << st[S_OPEN_CARD]
@@ -146,7 +146,7 @@ def simulate_bid_options(params, bid_funcs, move_funcs, accept, known, fixed, mi
                     # later deals: streams 2j, 2j+1 of the record, the same for every bid
                     rdeck[0] = stream_start(useed, urec, np.uint64(2 * deals))
                     rpol[0] = stream_start(useed, urec, np.uint64(2 * deals + 1))
-                    play_deal(st, params, d, D, bid_funcs, move_funcs, rdeck, rpol, later_deck, W, moves, view,
+                    play_deal(st, params, d, D, seats, rdeck, rpol, later_deck, W, moves, view,
                               trace, tr_state)
                     check_answer(st)
                     D, loser, by_min = baazi_step(params, D, st)
@@ -157,7 +157,7 @@ def simulate_bid_options(params, bid_funcs, move_funcs, accept, known, fixed, mi
 
 
 @kernel
-def trace_bid_option(params, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
+def trace_bid_option(params, seats, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
                      D0, bid, seed, rec, st, deck, trace, tr_state):
     """Record ``rec``'s deal played with ``bid``, traced (twin of :func:`simulate_bid_options`)."""
     rule = params[0]
@@ -175,6 +175,6 @@ def trace_bid_option(params, bid_funcs, move_funcs, accept, known, fixed, min_le
                 np.arange(52, dtype=np.int64), hands, seat_hands, buf, rdeal, deck)
     start_deal(st, params, dealer, D0)
     rpol[0] = stream_start(np.uint64(seed), urec, np.uint64(1))
-    play_dealt(st, params, bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+    play_dealt(st, params, bid, seats, rpol, deck, W, moves, view,
                trace, tr_state)
     check_answer(st)

@@ -12,7 +12,7 @@ from simcards.games.seep.layout import (
     S_SCORE, S_SWEEP_PTS, ST_SIZE, plays,
 )
 from simcards.games.seep.policies import DECISIONS
-from simcards.games.seep.rules import trace_kernel
+from simcards.games.seep.rules import seats, trace_kernel
 
 TEAM = "AB"
 
@@ -70,7 +70,7 @@ def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | No
 
     def run(events):
         with kernel_errors("seep", DECISIONS, table):
-            trace_kernel(params, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+            trace_kernel(params, seats(table), int(seed), int(index), int(deal), int(dealer), int(D),
                          np.zeros(ST_SIZE, np.int64), events, tr_state)
 
     return tr_state, EVENTS.collect(run, 8192)[1]

@@ -11,11 +11,14 @@ before every play into ``tr_state`` (used by ``replay.py`` and the referee).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.jit import helper, kernel
+from simcards.core.policy import PARAM_SLOTS
 from simcards.core.trace import emit as trace_event, no_trace, tracing
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
@@ -24,7 +27,7 @@ from simcards.games.seep.layout import (
     S_ADDED, S_BID, S_BIDDER, S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER,
     S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND, S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER,
     S_LEFTOVER_TEAM, S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD,
-    S_OPEN_FLOOR, S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
+    S_OPEN_FLOOR, S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARAMS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
     S_ERROR, S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
 )
@@ -36,6 +39,10 @@ MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
 MAX_GROUPS = 1 << 13      # groups per target value
 MAX_MOVES = 1 << 13       # legal moves per decision ("fail loudly past a limit", A.2)
 META_STREAM = 1 << 40     # stream of a record's first dealer
+
+# the policies, bundled: per decision a function per seat; params: each seat's policy parameters
+# (PolicyTable.params, copied into the view's S_PARAMS slots before that seat decides)
+Seats = namedtuple("Seats", ("bid", "move", "params"))
 # record-level deal streams: deck 2*j, policies 2*j + 1 for the j-th deal of a record
 
 
@@ -526,11 +533,14 @@ def deal_stock(st, deck, second_half):
 
 
 @helper(alloc=False)
-def make_view(st, p, view):
+def make_view(st, p, view, policy_params):
+    """Seat ``p``'s view: the public state, its own hand, its policy parameters (a row of ``policy_params``)."""
     for i in range(S_PRIVATE):
         view[i] = st[i]
     view[S_SEAT] = p
     view[S_HAND] = st[S_HANDS + p]
+    for k in range(PARAM_SLOTS):
+        view[S_PARAMS + k] = policy_params[p, k]
 
 
 @helper(alloc=False)
@@ -577,7 +587,7 @@ def check_answer(st):
 
 
 @helper(alloc=False)
-def play_deal(st, params, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+def play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
               trace, tr_state):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
     rule = params[0]
@@ -586,11 +596,11 @@ def play_deal(st, params, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W
     for v in range(rule.min_bid_value, 14):
         bid_mask |= VALMASK[v]
     st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask, np.int64(0))
-    play_dealt(st, params, 0, bid_funcs, move_funcs, rpol, deck, W, moves, view, trace, tr_state)
+    play_dealt(st, params, 0, seats, rpol, deck, W, moves, view, trace, tr_state)
 
 
 @helper(alloc=False)
-def play_dealt(st, params, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+def play_dealt(st, params, forced_bid, seats, rpol, deck, W, moves, view,
                trace, tr_state):
     """Bid, play and score a deal whose card order is already in ``deck`` (after ``start_deal``).
 
@@ -617,8 +627,8 @@ def play_dealt(st, params, forced_bid, bid_funcs, move_funcs, rpol, deck, W, mov
     if forced_bid > 0:
         bid = forced_bid
     else:
-        make_view(st, bidder, view)
-        bid = bid_funcs[bidder](view, rpol)
+        make_view(st, bidder, view, seats.params)
+        bid = seats.bid[bidder](view, rpol)
     if bid < rule.min_bid_value or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
         note_illegal(st, DEC_BID, bidder, bid)
         return
@@ -635,8 +645,8 @@ def play_dealt(st, params, forced_bid, bid_funcs, move_funcs, rpol, deck, W, mov
         if n > st[S_MAX_MOVES]:
             st[S_MAX_MOVES] = n
         st[S_SUM_MOVES] += n
-        make_view(st, p, view)
-        i = move_funcs[p](view, moves, n, rpol)
+        make_view(st, p, view, seats.params)
+        i = seats.move[p](view, moves, n, rpol)
         if i < 0 or i >= n:
             note_illegal(st, DEC_MOVE, p, i)
             return
@@ -815,7 +825,7 @@ def write_deal(st, params, row):
 
 
 @kernel
-def simulate_kernel(unit, params, bid_funcs, move_funcs, seed, start, count, out):
+def simulate_kernel(unit, params, seats, seed, start, count, out):
     """Records ``start .. start+count-1`` of ``seed`` for ``unit`` into ``out``."""
     rule = params[0]
     st = np.zeros(ST_SIZE, np.int64)
@@ -837,7 +847,7 @@ def simulate_kernel(unit, params, bid_funcs, move_funcs, seed, start, count, out
         if unit == UNIT_DEAL:
             rdeck[0] = stream_start(useed, urec, np.uint64(0))
             rpol[0] = stream_start(useed, urec, np.uint64(1))
-            play_deal(st, params, dealer, 0, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+            play_deal(st, params, dealer, 0, seats, rdeck, rpol, deck, W, moves, view,
                       trace, tr_state)
             check_answer(st)
             write_deal(st, params, row)
@@ -860,7 +870,7 @@ def simulate_kernel(unit, params, bid_funcs, move_funcs, seed, start, count, out
             while True:
                 rdeck[0] = stream_start(useed, urec, np.uint64(2 * j))
                 rpol[0] = stream_start(useed, urec, np.uint64(2 * j + 1))
-                play_deal(st, params, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+                play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
                           trace, tr_state)
                 check_answer(st)
                 j += 1
@@ -912,7 +922,7 @@ def simulate_kernel(unit, params, bid_funcs, move_funcs, seed, start, count, out
 
 
 @kernel
-def trace_kernel(params, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, trace, tr_state):
+def trace_kernel(params, seats, seed, rec, j, dealer, D, st, trace, tr_state):
     """The ``j``-th deal of record ``rec`` traced into ``trace`` and ``tr_state[49]`` (twin of the
     simulation path)."""
     view = np.zeros(ST_SIZE, np.int64)
@@ -923,7 +933,7 @@ def trace_kernel(params, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, tra
     rpol = np.zeros(1, np.uint64)
     rdeck[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j))
     rpol[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j + 1))
-    play_deal(st, params, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+    play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
               trace, tr_state)
     check_answer(st)
 
@@ -935,6 +945,11 @@ def legal_moves_of(st, p, params):
     moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
     n = legal_moves(st, p, params, W, moves)
     return moves[:n].copy()
+
+
+def seats(table) -> Seats:
+    """The kernels' :class:`Seats` of a policy table."""
+    return Seats(table["bid"], table["move"], table.params)
 
 
 # ------------------------------------------------------------------ Python helpers
