@@ -52,6 +52,23 @@ def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareRes
     return result
 
 
+def sweep(game: str | Game, **options: Any):
+    """Sweep a policy parameter (see :func:`simcards.experiment.sweep.sweep`); a sweep written
+    to a folder gets ``sweep.csv``, the comparison's figures and the metric across the grid."""
+    from simcards.experiment.sweep import save_sweep, sweep as run_sweep
+    from simcards.report.figures import save_sweep_figure
+
+    g = game if isinstance(game, Game) else get_game(game)
+    result = run_sweep(g, **options)
+    out = result.comparison.out
+    if out is not None:
+        with _locked(out):
+            save_sweep(result)
+            save_comparison_figures(g, result.comparison)
+            save_sweep_figure(result)
+    return result
+
+
 @contextmanager
 def _locked(folder):
     """The results folder's lock while its figures are drawn (the run released it when done)."""

@@ -70,3 +70,37 @@ def save_comparison_figures(game, result) -> list[Path]:
         for fig_name, fig in game.figures(result.unit, summary, variant).items():
             paths.append(_save(fig, folder / f"{fig_name}-{safe}.png", 100))
     return paths
+
+
+def save_sweep_figure(result) -> Path | None:
+    """The metric across the grid: each value's estimate with bars as wide as the paired 95 %
+    interval of its difference from the default; the default and the best marked."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out = result.comparison.out
+    if out is None:
+        return None
+    t = result.table
+    folder = Path(out) / "figures"
+    folder.mkdir(exist_ok=True)
+    base = float(t.loc[t["is_default"], "estimate"].iloc[0])
+    fig, ax = plt.subplots(figsize=(7, 4))
+    kept = t[t["round_dropped"].isna()]
+    dropped = t[t["round_dropped"].notna()]
+    for rows, colour, label in ((kept, "C0", "value"), (dropped, "0.6", "dropped early (sequential halving)")):
+        if not len(rows):
+            continue
+        y = rows["estimate"].to_numpy(float)
+        d = rows["difference"].to_numpy(float)  # bars: the half-widths of the paired difference
+        ax.errorbar(rows["value"].to_numpy(float), y, yerr=[np.maximum(d - rows["ci_low"].to_numpy(float), 0),
+                                                            np.maximum(rows["ci_high"].to_numpy(float) - d, 0)],
+                    fmt="o", color=colour, capsize=3, label=label)
+    ax.axhline(base, color="grey", lw=1, ls="--", label=f"default {result.param}={t.loc[t['is_default'], 'value_text'].iloc[0]}")
+    best = t[t["best"]].iloc[0]
+    ax.plot([best["value"]], [best["estimate"]], marker="*", ms=16, color="C3", ls="none", label="best")
+    ax.set_xlabel(f"{result.param} ({result.policy}, seats {', '.join(map(str, result.seats))})")
+    ax.set_ylabel(f"{result.metric} [{result.group}]")
+    ax.set_title(f"{result.metric} across {result.param}: paired 95 % intervals against the default", fontsize=9)
+    ax.legend(fontsize=8)
+    return _save(fig, folder / "sweep.png", 110)
