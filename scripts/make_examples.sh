@@ -16,5 +16,7 @@ for name in "${names[@]}"; do
   rm -rf "docs/examples/$name"
   mkdir -p "docs/examples/$name"
   cp -r "$out/report.md" "$out/report.html" "$out/figures" "docs/examples/$name/"
-  cp "$out/summary.csv" "$out/differences.csv" "docs/examples/$name/" 2>/dev/null || true
+  for f in summary.csv differences.csv sweep.csv; do
+    if [ -f "$out/$f" ]; then cp "$out/$f" "docs/examples/$name/"; fi
+  done
 done

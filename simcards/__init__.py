@@ -18,7 +18,8 @@ from simcards.core.version import VERSION as __version__  # noqa: E402,F401
 _LAZY = {
     "compare": "simcards.api", "hand_odds": "simcards.api", "list_games": "simcards.api",
     "replay_text": "simcards.api", "rules": "simcards.api", "run": "simcards.api",
-    "SimcardsError": "simcards.core.errors", "Policy": "simcards.core.policy",
+    "sweep": "simcards.api", "policies": "simcards.api", "ladder": "simcards.api",
+    "SimcardsError": "simcards.core.errors", "Policy": "simcards.core.policy", "PolicyParam": "simcards.core.policy",
 }
 __all__ = sorted(_LAZY)
 

@@ -176,6 +176,34 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
 
 
+def sweep(game: str, policy: str, param: str, **options: Any):
+    """Sweep ``param`` of ``policy`` over a grid on the same deals (``simcards sweep``).
+
+    ``param`` is ``"nil_estimate=1:5:0.5"`` (or pass ``grid=`` and a bare name). Returns a
+    ``SweepResult``: ``.table`` (one row per value: estimate, paired difference from the
+    default with its 95 % interval, Holm p-value, ``best``), ``.best``, ``.comparison``.
+    Options as the CLI: seats, field, metric, group, minimize, halving, games=/deals=, seed, out...
+    """
+    from simcards.app.workflows import sweep as run_sweep
+    from simcards.experiment.sweep import parse_param_option
+
+    if "grid" not in options:
+        param, options["grid"] = parse_param_option(param)
+    return run_sweep(game, policy=policy, param=param, **options)
+
+
+def ladder(game: str, **options: Any):
+    """Rank policies: every pair on the same deals, seats swapped (``simcards ladder``).
+
+    Returns a ``LadderResult``: ``.ranking``, ``.pairs`` (edge of each policy over each other
+    with its paired 95 % interval), ``.comparisons``. Options as the CLI (policies, unit,
+    games=/deals=, seed, metric, group, out...).
+    """
+    from simcards.app.workflows import ladder as run_ladder
+
+    return run_ladder(game, **options)
+
+
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:
     """An odds table as ``table`` (the console's text), ``csv`` (one row per option) or ``json`` (the rows with the
     game, command, deals, policies and notes), for a spreadsheet or a script.

@@ -238,9 +238,9 @@ def policies(game, as_json):
     \b
     Give parameters after the policy name, each after a colon:
       simcards run contract-rummy --policy greedy_deep:theta=8 --games 1000
-      simcards run spades --seat-policy 0=expert:nil_threshold=0.6 --deals 100000
-      simcards compare spades --arm policy=expert --arm policy=expert:nil_threshold=0.4
-      simcards sweep spades --policy expert --param nil_threshold=0.3:0.9:0.1 --games 2000
+      simcards run spades --seat-policy 0=expert:nil_estimate=2.5 --deals 100000
+      simcards compare spades --arm policy=expert --arm policy=expert:nil_estimate=2
+      simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --games 2000
     """
     from simcards.describe import cached
 
@@ -342,7 +342,8 @@ def experiment_options(f):
         click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same."),
         click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
-        click.option("--policy", help="Policy of every seat: random, basic, expert or file.py:name."),
+        click.option("--policy", help="Policy of every seat: random, basic, expert, file.py:name, with parameters "
+                     "as NAME:PARAM=VALUE (see `simcards policies GAME`)."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat (repeatable)."),
         registry_options(_shortcut_options),
         click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
@@ -595,6 +596,131 @@ def compare(game, arms, unit, count, seed, preset, settings, policy, seat_policy
     files = _files_line(result.out)
     if files:
         click.echo(files)
+
+
+def study_options(f):
+    """Options shared by sweep and ladder: seed, house rules, where and how to compute."""
+    options = [
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed: record i of seed s is always the same."),
+        click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
+        click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
+        registry_options(_shortcut_options),
+        click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True),
+        click.option("--scheduler", help="Address of a running Dask scheduler."),
+        click.option("--workers", type=int, help="Worker processes of a local Dask cluster."),
+        click.option("--force", is_flag=True, help="Replace a folder that holds something else."),
+        click.option("--quiet", is_flag=True, help="No progress bars."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
+EPILOG_SWEEP = """\b
+Examples:
+  simcards sweep spades --policy expert --param nil_estimate=1:5:0.5 --unit game --games 2000
+  simcards sweep contract-rummy --policy greedy_deep --param theta=0:30:10 --games 400 --metric game_total --group seat=0 --minimize
+  simcards sweep toy --policy keep_at_least --param threshold=1:6:1 --seats 0 --metric best --halving
+
+The grid is LOW:HIGH:STEP (both ends) or V1,V2,...; the default value is always played (it
+is the reference). Seats (default: seat 0 and its partners) play the swept policy; the
+other seats play --field (default: the same policy at its defaults). Every value plays the
+same records (common random numbers); each value's difference from the default has a
+paired 95 % interval (batch means). --halving drops the worse half of the values after
+each round (sequential halving), the survivors playing twice as many records.
+Files: sweep.csv, summary.csv, differences.csv, batches.parquet, figures/sweep.png;
+`simcards report FOLDER` writes the report."""
+
+
+@main.command(epilog=EPILOG_SWEEP)
+@click.argument("game")
+@click.option("--policy", required=True, help="The policy whose parameter is swept (other parameters may be fixed: "
+              "NAME:PARAM=VALUE).")
+@click.option("--param", "param_grid", required=True, metavar="NAME=GRID", help="The parameter and its grid: "
+              "NAME=LOW:HIGH:STEP or NAME=V1,V2,...")
+@click.option("--seats", help="Seats that play the swept policy, e.g. 0,2 (default: seat 0's side).")
+@click.option("--field", help="Policy of the other seats (default: the swept policy at its defaults).")
+@click.option("--metric", help="Metric to compare (default: the unit's objective, if the game names one).")
+@click.option("--group", help="Group of the metric (e.g. team0), when it has several.")
+@click.option("--minimize", is_flag=True, help="Smaller is better (penalty points, set rate...).")
+@click.option("--halving", is_flag=True, help="Sequential halving: drop the worse half of the values after each round.")
+@click.option("--unit", help="What one record is (deal, game, ...; see `simcards rules GAME`).")
+@click.option("--count", type=int, help="Records per value (the finalists' with --halving; or --deals/--games/...).")
+@registry_options(_count_options)
+@study_options
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>-<hash>).")
+def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halving, unit, count, seed, preset,
+          settings, threads, out, backend, scheduler, workers, force, quiet, **registry):
+    """Sweep a policy parameter of GAME over a grid, on the same deals, against a fixed field."""
+    from simcards.app.workflows import sweep as run_sweep
+    from simcards.core.game import get_game
+    from simcards.experiment.sweep import parse_param_option, parse_seat_list, sweep_lines
+
+    g = get_game(game)
+    counts = _registry_options(registry, _plurals())
+    unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), g.units[0].name)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    name, grid = parse_param_option(param_grid)
+    result = run_sweep(g, policy=policy, param=name, grid=grid, seats=parse_seat_list(seats), field=field,
+                       metric=metric, group=group, minimize=minimize, halving=halving, unit=unit, count=count,
+                       seed=seed, preset=preset, settings=pairs, threads=threads, backend=backend,
+                       scheduler=scheduler, workers=workers, out=out, default_out=True, force=force,
+                       progress=_show_progress(quiet), echo=click.echo, **counts)
+    for line in sweep_lines(result):
+        click.echo(line)
+    c = result.comparison
+    click.echo(f"{c.seconds:.1f} s -> {c.out} (simcards report {c.out})")
+
+
+EPILOG_LADDER = """\b
+Examples:
+  simcards ladder spades --games 2000
+  simcards ladder kierki --policies basic,expert --games 1000
+  simcards ladder spades --policies basic,expert,expert:nil_estimate=2 --unit deal --deals 20000
+
+Every pair of policies plays the same records twice, each policy once at seat 0's side
+(seat 0 and its partners) against a field of the other; the edge is half the difference
+in the unit's objective (Spades games: team 0's win rate), with a paired 95 % interval.
+Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per pair);
+`simcards report FOLDER` writes the report."""
+
+
+@main.command(epilog=EPILOG_LADDER)
+@click.argument("game")
+@click.option("--policies", help="Policies to rank, separated by commas (default: every built-in); parameters "
+              "as NAME:PARAM=VALUE.")
+@click.option("--unit", help="What one record is (default: a whole game, where the game has one).")
+@click.option("--count", type=int, help="Records per pair (or --games/--deals/...; default 2,000).")
+@registry_options(_count_options)
+@click.option("--metric", help="Metric of seat 0's side to compare (default: the unit's objective).")
+@click.option("--group", help="Group of the metric, when it has several.")
+@click.option("--minimize", is_flag=True, help="Smaller is better.")
+@click.option("--dd-deals", type=int, default=0, help="Also play N deals per policy at every seat against double "
+              "dummy: trick loss per card and bid accuracy (Spades; docs/double-dummy.md).")
+@study_options
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/ladder-<game>-<unit>-<count>-<seed>).")
+def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals, preset, settings, threads, out,
+           backend, scheduler, workers, force, quiet, **registry):
+    """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
+    from simcards.app.workflows import ladder as run_ladder
+    from simcards.core.game import get_game
+    from simcards.experiment.ladder import default_unit, ladder_lines
+
+    g = get_game(game)
+    counts = _registry_options(registry, _plurals())
+    unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), None) or default_unit(g)
+    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
+    n = count or next((v for v in counts.values() if v is not None), None) or 2000
+    out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{seed}"
+    result = run_ladder(g, policies=names, unit=unit, count=count, seed=seed, metric=metric, group=group,
+                        minimize=minimize, preset=preset, settings=pairs, threads=threads, backend=backend,
+                        scheduler=scheduler, workers=workers, out=out, force=force, progress=_show_progress(quiet),
+                        echo=None if quiet else click.echo, dd_deals=dd_deals, **counts)
+    for line in ladder_lines(result):
+        click.echo(line)
+    click.echo(f"{result.seconds:.1f} s -> {result.out} (simcards report {result.out})")
 
 
 def odds_options(f):

@@ -52,6 +52,36 @@ def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareRes
     return result
 
 
+def sweep(game: str | Game, **options: Any):
+    """Sweep a policy parameter (see :func:`simcards.experiment.sweep.sweep`); a sweep written
+    to a folder gets ``sweep.csv``, the comparison's figures and the metric across the grid."""
+    from simcards.experiment.sweep import save_sweep, sweep as run_sweep
+    from simcards.report.figures import save_sweep_figure
+
+    g = game if isinstance(game, Game) else get_game(game)
+    result = run_sweep(g, **options)
+    out = result.comparison.out
+    if out is not None:
+        with _locked(out):
+            save_sweep(result)
+            save_comparison_figures(g, result.comparison)
+            save_sweep_figure(result)
+    return result
+
+
+def ladder(game: str | Game, **options: Any):
+    """Every policy against every other (see :func:`simcards.experiment.ladder.ladder`); a
+    ladder written to a folder gets ``figures/ladder.png``."""
+    from simcards.experiment.ladder import ladder as run_ladder
+    from simcards.report.figures import save_ladder_figure
+
+    result = run_ladder(game, **options)
+    if result.out is not None:
+        with _locked(result.out):
+            save_ladder_figure(result)
+    return result
+
+
 @contextmanager
 def _locked(folder):
     """The results folder's lock while its figures are drawn (the run released it when done)."""
@@ -83,6 +113,26 @@ def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_sum
 
 
 
+def sweep_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
+    """Run the sweep an experiment file with a ``[sweep]`` table describes."""
+    from simcards.experiment.sweep import sweep_lines
+
+    sw = data["sweep"]
+    if out is None:
+        out = Path("results") / data.get("name", Path(data["_path"]).stem)
+    settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()] + list(data.get("settings", []))
+    result = sweep(data["game"], policy=sw["policy"], param=sw["param"], grid=sw["grid"], seats=sw.get("seats"),
+                   field=sw.get("field"), metric=sw.get("metric"), group=sw.get("group"),
+                   minimize=sw.get("minimize", False), halving=sw.get("halving", False), unit=data.get("unit"),
+                   count=data.get("count"), seed=data.get("seed", 0), preset=data.get("preset"), settings=settings,
+                   out=out, question=data.get("question"), echo=echo, **execute_options, **count_options(data))
+    if print_summary:
+        for line in sweep_lines(result):
+            echo(line)
+    echo(f"{result.comparison.count:,} {result.comparison.unit}s per finalist -> {result.comparison.out}")
+    return result
+
+
 def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, game: str | None = None,
                   options_given: Sequence[str] = (), **execute_options):
     """Run the experiment an experiment file describes (arms: a comparison).
@@ -92,6 +142,8 @@ def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_s
     """
     data = read_spec_file(path)
     check_companions(data, game, options_given)
+    if data.get("sweep"):
+        return sweep_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
     if data.get("arms"):
         return compare_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
     if out is None:

@@ -38,6 +38,8 @@ class Unit:
     # Kierki's deal_type, Contract Rummy's contract); the other units play every choice, so
     # a shortcut to one of these fields is refused with them rather than silently ignored
     focus: tuple[str, ...] = ()
+    # (metric, group) that `simcards sweep` optimises unless told otherwise (None: it asks)
+    objective: tuple[str, str] | None = None
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -144,6 +146,9 @@ class Game:
     default_policy: str = "basic"
     odds: Mapping[str, OddsSupport] = field(default_factory=dict)  # command -> support
     double_dummy: DoubleDummySupport | None = None  # `simcards dd`, `replay --dd` (docs/double-dummy.md)
+    # the sides of the table: ``sides(variant) -> ((0, 2), (1, 3))`` for partnerships (None: every
+    # seat for itself); `simcards sweep` gives the swept policy to seat 0's side by default
+    sides: Callable | None = None
 
     def __post_init__(self) -> None:
         plurals = {u.plural for u in self.units}

@@ -191,7 +191,7 @@ class Script:
                     _WRAPPERS[key] = (f, self._wrap(f, d, index, arg, slot))  # f kept: its id stays unique
                 seats.append(_WRAPPERS[key][1])
             functions[d.name] = tuple(seats)
-        self.table = PolicyTable(functions, inner.specs)
+        self.table = PolicyTable(functions, inner.specs, inner.params)
 
     def _wrap(self, inner, decision, index: int, arg: int, slot: int):
         nargs = len(decision.signature.args)

@@ -251,13 +251,15 @@ class PolicyTable(dict):
     canonical policy spec) and ``params`` (``int64[max_seats, PARAM_SLOTS]``: each seat's
     parameter values in fixed point, in the order its policy declares them)."""
 
-    def __init__(self, functions: Mapping[str, tuple], specs: Sequence[str], params=None):
+    def __init__(self, functions: Mapping[str, tuple], specs: Sequence[str], params):
         import numpy as np
 
         super().__init__(functions)
         self.specs = tuple(specs)
-        self.params = (np.zeros((len(self.specs), PARAM_SLOTS), np.int64) if params is None
-                       else np.ascontiguousarray(params, dtype=np.int64))
+        # required: zeros in place of a built-in's defaults would silently change its play
+        self.params = np.ascontiguousarray(params, dtype=np.int64)
+        if self.params.shape != (len(self.specs), PARAM_SLOTS):
+            raise ValueError(f"policy parameters of shape {self.params.shape}, not ({len(self.specs)}, {PARAM_SLOTS})")
 
 
 def split_spec(spec: str) -> tuple[str, list[tuple[str, str]]]:

@@ -121,8 +121,14 @@ class Variant:
     game_name: ClassVar[str] = "game"
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            object.__setattr__(self, f.name, _coerce(self.game_name, f.name, _spec(f), getattr(self, f.name)))
+        fields = dataclasses.fields(self)
+        # seats last: a seat parameter counts the seats of this table (``num_players``, when the
+        # game has one), so `first_dealer=N` and `first_dealer=4` at three seats say the same thing
+        for f in sorted(fields, key=lambda f: _spec(f).kind == "seat"):
+            spec = _spec(f)
+            if spec.kind == "seat" and isinstance(getattr(self, "num_players", None), int):
+                spec = dataclasses.replace(spec, seats=min(spec.seats or self.num_players, self.num_players))
+            object.__setattr__(self, f.name, _coerce(self.game_name, f.name, spec, getattr(self, f.name)))
         self.check()
 
     # ----- hooks for subclasses
@@ -319,7 +325,10 @@ def _coerce(game: str, name: str, spec: ParamSpec, value: Any) -> Any:
         if number is None or (spec.seats is not None and not 0 <= number < spec.seats):
             raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
         return number
-    number = _as_float(where, value) if spec.kind == "float" else _as_int(where, value)
+    try:
+        number = _as_float(where, value) if spec.kind == "float" else _as_int(where, value)
+    except SimcardsError:  # the same message as a number out of range: what is allowed
+        raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}") from None
     if spec.min is not None and number < spec.min:
         raise SimcardsError(f"{where} must be {spec.allowed()}; got {value!r}")
     if spec.max is not None and number > spec.max:

@@ -143,23 +143,25 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
     from statsmodels.stats.multitest import multipletests
 
     keys = ["metric", "group", "kind"]
+    every = batches
     if metrics:
         batches = batches[batches["metric"].isin(metrics)]
     rows = []
     base = batches[batches["arm"] == baseline]
-    B = n_batches
-    tq = sps.t.ppf(0.5 + confidence / 2, max(B - 1, 1))
     for other in others:
         arm = batches[batches["arm"] == other]
-        both = base.merge(arm, on=keys + ["batch"], how="outer", suffixes=("_a", "_b")).fillna(
+        played = every.loc[every["arm"] == other, "batch"].unique()  # an arm a sweep dropped early played fewer batches:
+        B = len(played)  # it is paired with the baseline on those only
+        tq = sps.t.ppf(0.5 + confidence / 2, max(B - 1, 1))
+        both = base[base["batch"].isin(played)].merge(arm, on=keys + ["batch"], how="outer", suffixes=("_a", "_b")).fillna(
             {"n_a": 0, "sum_a": 0.0, "n_b": 0, "sum_b": 0.0})
         for key, g in both.groupby(keys, sort=False):
             Na, Sa, Nb, Sb = g.n_a.sum(), g.sum_a.sum(), g.n_b.sum(), g.sum_b.sum()
             if Na == 0 or Nb == 0:
                 continue
             Ra, Rb = Sa / Na, Sb / Nb
-            za = np.zeros(B)
-            zb = np.zeros(B)
+            za = np.zeros(n_batches)
+            zb = np.zeros(n_batches)
             idx = g.batch.to_numpy(dtype=int)
             np.add.at(za, idx, (g.sum_a.to_numpy() - Ra * g.n_a.to_numpy()) / Na)
             np.add.at(zb, idx, (g.sum_b.to_numpy() - Rb * g.n_b.to_numpy()) / Nb)
@@ -355,12 +357,18 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
             out: str | Path | None = None, default_out: bool = False, force: bool = False, progress: bool = False,
             question: str | None = None, echo: Callable[[str], None] | None = None, spec_file: str | None = None,
+            select: Callable | None = None, extra: Mapping[str, Any] | None = None,
             **counts: int | None) -> CompareResult:
     """Run every arm on the same records and return summaries and paired differences.
 
     With ``out`` (or ``default_out``: ``results/compare-<game>-<unit>-<hash>``) the comparison
     is durable like a run: each arm's finished batches are kept as they finish, and the same
     call resumes. ``precision``: see :func:`parse_precision`.
+
+    ``select(active, batches, round) -> active``: after each round, the arms that go on
+    (the baseline always does); with it, rounds double until ``max_count`` (a sweep's
+    sequential halving, :mod:`simcards.experiment.sweep`). ``extra``: more identity and
+    meta (a sweep's definition), so a folder holds one sweep only.
     """
     from simcards.experiment.spec import resolve_count
 
@@ -396,14 +404,16 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
     identity = comparison_identity(g, unit_name, arms, seed=seed, first=first, batch=batch, precision=precision,
                                    max_count=max_count, metrics=metrics, preset=preset, settings=settings,
                                    policy=policy, seat_policy=seat_policy)
+    if extra:
+        identity = dict(identity, **extra)
     if out is None and default_out:
         out = Path("results") / f"compare-{g.name}-{unit_name}-{_digest(identity)}"
     folder = ComparisonFolder(Path(out), identity, force=force) if out is not None else None
     try:
         result = _run_rounds(g, arms, spec_for, folder, first=first, batch=batch, target=target,
                              max_count=max_count, metrics=metrics, echo=echo, unit=unit_name,
-                             threads=threads, backend=backend, scheduler=scheduler, workers=workers,
-                             progress=progress, force=force)
+                             select=select, threads=threads, backend=backend, scheduler=scheduler,
+                             workers=workers, progress=progress, force=force)
         result.seed, result.precision = seed, precision  # what the rounds do not need to know
         result.meta = {"kind": "compare", "game": g.name, "unit": unit_name, "seed": seed, "count": result.count,
                        "chunk_size": batch, "preset": preset, "settings": list(settings), "policy": policy,
@@ -412,7 +422,7 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
                        "max_count": max_count, "metrics": list(metrics or []), "question": question,
                        "spec_file": spec_file, "arms": [_arm_dict(a) for a in arms], "rounds": result.rounds,
                        "resolved": result.resolved, "seconds": round(result.seconds, 3),
-                       "identical": result.identical}
+                       "identical": result.identical, **(extra or {})}
         if folder is not None:
             save_comparison(result, folder, g)
     finally:
@@ -422,15 +432,19 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
 
 
 def _run_rounds(g: Game, arms, spec_for, folder, *, first, batch, target, max_count, metrics, echo, unit,
-                **execute_options) -> CompareResult:
-    """Rounds of records (the first, then doubling) until the precision target or the cap."""
+                select=None, **execute_options) -> CompareResult:
+    """Rounds of records (the first, then doubling) until the precision target or the cap
+    (with ``select``: until the cap, the arms it keeps going on)."""
     per_arm: dict[str, dict[int, pd.DataFrame]] = {a.name: {} for a in arms}  # arm -> batch -> tally
     tallies = {a.name: stats.empty() for a in arms}
     done, size, rounds = 0, first, 0
+    active = list(arms)
     started = time.perf_counter()
     while True:
         rounds += 1
         for i, arm in enumerate(arms):
+            if arm not in active:
+                continue
             spec = spec_for(arm, done, size)
             result = execute(spec, out=folder.arm_path(i, rounds) if folder else None, batch_size=batch,
                              **execute_options)
@@ -451,8 +465,13 @@ def _run_rounds(g: Game, arms, spec_for, folder, *, first, batch, target, max_co
         if echo and target:
             echo(f"round {rounds}: {done:,} {unit}s per arm, widest half-width {worst:.2f} x the target "
                  f"({target.describe()})")
-        if target is None or worst <= 1 or done >= max_count:
+        if done >= max_count or (target is not None and worst <= 1) or (target is None and select is None):
             break
+        if select is not None:
+            kept = select(active, all_batches, rounds)
+            active = [arms[0]] + [a for a in arms[1:] if a in kept]
+            if echo:
+                echo(f"round {rounds}: {done:,} {unit}s per arm; {len(active) - 1} of {len(arms) - 1} values go on")
         size = min(done, max_count - done)  # double, within the cap
     summaries = {name: stats.finalize(t) for name, t in tallies.items()}
     if metrics:

@@ -17,7 +17,19 @@
 (scripts/experiments/*.toml are real ones.)
 
 With ``[[arms]]`` tables (each with its own ``name``, ``variant``, ``policy``,
-``seat_policy``) the file describes a comparison (see ``simcards compare``).
+``seat_policy``) the file describes a comparison (see ``simcards compare``). With a
+``[sweep]`` table it describes a parameter sweep (see ``simcards sweep``)::
+
+    [sweep]
+    policy = "expert"
+    param = "nil_estimate"
+    grid = "1:5:0.5"                # or [1, 2.5, 4]
+    seats = [0, 2]                  # default: seat 0's side
+    field = "expert"                # default: the policy at its defaults
+    metric = "win_rate_team0"       # default: the unit's objective
+    group = "all"
+    minimize = false
+    halving = false
 """
 from __future__ import annotations
 
@@ -35,8 +47,9 @@ else:  # pragma: no cover
 
 # and the plural of each of the game's units (deals = 1000): count_options
 RUN_KEYS = {"name", "question", "game", "unit", "count", "seed", "preset", "variant", "settings", "policy", "seat_policy", "records", "chunk_size", "arms",
-            "metrics", "precision", "max_count", "out"}
+            "metrics", "precision", "max_count", "out", "sweep"}
 ARM_KEYS = {"name", "variant", "settings", "policy", "seat_policy", "preset"}
+SWEEP_KEYS = {"policy", "param", "grid", "seats", "field", "metric", "group", "minimize", "halving"}
 
 
 def plurals(game: str) -> tuple[str, ...]:
@@ -79,8 +92,38 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
         bad = sorted(set(arm) - ARM_KEYS)
         if bad:
             raise SimcardsError(f"experiment file {p}: arm {i + 1} has unknown key {bad[0]!r} (keys: {', '.join(sorted(ARM_KEYS))})")
+    if "sweep" in data:
+        _check_sweep(p, data)
     data["_path"] = str(p)
     return data
+
+
+def _check_sweep(p: Path, data: dict[str, Any]) -> None:
+    sweep = data["sweep"]
+    if not isinstance(sweep, dict):
+        raise SimcardsError(f"experiment file {p}: sweep must be a [sweep] table")
+    if data.get("arms"):
+        raise SimcardsError(f"experiment file {p}: a file describes [[arms]] or a [sweep], not both")
+    for key in ("policy", "seat_policy"):
+        if key in data:
+            raise SimcardsError(f"experiment file {p}: with a [sweep], the policies are the sweep's "
+                                f"(policy, seats, field inside [sweep]); drop {key!r}")
+    bad = sorted(set(sweep) - SWEEP_KEYS)
+    if bad:
+        raise SimcardsError(f"experiment file {p}: [sweep] has unknown key {bad[0]!r} (keys: {', '.join(sorted(SWEEP_KEYS))})")
+    for key in ("policy", "param", "grid"):
+        if key not in sweep:
+            raise SimcardsError(f"experiment file {p}: [sweep] needs {key!r}")
+    for key in ("policy", "param", "field", "metric", "group"):
+        if key in sweep and not isinstance(sweep[key], str):
+            raise SimcardsError(f"experiment file {p}: [sweep] {key} must be a string, not {sweep[key]!r}")
+    if not isinstance(sweep["grid"], (str, list)):
+        raise SimcardsError(f"experiment file {p}: [sweep] grid is \"LOW:HIGH:STEP\" or a list of values")
+    if "seats" in sweep and not (isinstance(sweep["seats"], list) and all(isinstance(s, int) for s in sweep["seats"])):
+        raise SimcardsError(f"experiment file {p}: [sweep] seats must be a list of seat numbers, like [0, 2]")
+    for key in ("minimize", "halving"):
+        if key in sweep and not isinstance(sweep[key], bool):
+            raise SimcardsError(f"experiment file {p}: [sweep] {key} must be true or false")
 
 
 _TEXT = ("name", "question", "game", "unit", "preset", "policy", "records", "out")

@@ -49,8 +49,8 @@ OLD_FORMATS = ("simcards-results-1",)
 COMPARE_FORMAT = "simcards-compare-1"
 # everything a run or comparison writes (cleared by --force); foreign files are never touched
 OWNED_FILES = (META, "deals.parquet", "tally.parquet", "batches.parquet", "summary.csv", "differences.csv",
-               "report.md", "report.html")
-OWNED_DIRS = ("chunks", "figures", "arms")
+               "report.md", "report.html", "sweep.csv", "ladder.csv", "ranking.csv")
+OWNED_DIRS = ("chunks", "figures", "arms", "pairs")
 
 
 # ----- files

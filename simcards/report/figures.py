@@ -70,3 +70,78 @@ def save_comparison_figures(game, result) -> list[Path]:
         for fig_name, fig in game.figures(result.unit, summary, variant).items():
             paths.append(_save(fig, folder / f"{fig_name}-{safe}.png", 100))
     return paths
+
+
+def save_sweep_figure(result) -> Path | None:
+    """The metric across the grid: each value's estimate with bars as wide as the paired 95 %
+    interval of its difference from the default; the default and the best marked."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out = result.comparison.out
+    if out is None:
+        return None
+    t = result.table
+    folder = Path(out) / "figures"
+    folder.mkdir(exist_ok=True)
+    base = float(t.loc[t["is_default"], "estimate"].iloc[0])
+    fig, ax = plt.subplots(figsize=(7, 4))
+    kept = t[t["round_dropped"].isna()]
+    dropped = t[t["round_dropped"].notna()]
+    for rows, colour, label in ((kept, "C0", "value"), (dropped, "0.6", "dropped early (sequential halving)")):
+        if not len(rows):
+            continue
+        y = rows["estimate"].to_numpy(float)
+        d = rows["difference"].to_numpy(float)  # bars: the half-widths of the paired difference
+        ax.errorbar(rows["value"].to_numpy(float), y, yerr=[np.maximum(d - rows["ci_low"].to_numpy(float), 0),
+                                                            np.maximum(rows["ci_high"].to_numpy(float) - d, 0)],
+                    fmt="o", color=colour, capsize=3, label=label)
+    ax.axhline(base, color="grey", lw=1, ls="--", label=f"default {result.param}={t.loc[t['is_default'], 'value_text'].iloc[0]}")
+    best = t[t["best"]].iloc[0]
+    ax.plot([best["value"]], [best["estimate"]], marker="*", ms=16, color="C3", ls="none", label="best")
+    ax.set_xlabel(f"{result.param} ({result.policy}, seats {', '.join(map(str, result.seats))})")
+    ax.set_ylabel(f"{result.metric} [{result.group}]")
+    ax.set_title(f"{result.metric} across {result.param}: paired 95 % intervals against the default", fontsize=9)
+    ax.legend(fontsize=8)
+    return _save(fig, folder / "sweep.png", 110)
+
+
+def ladder_figure(result):
+    """A matrix of edges (row policy over column opponent), intervals that exclude 0 in bold."""
+    import math
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = list(result.ranking.policy)
+    m = np.full((len(names), len(names)), np.nan)
+    clear = np.zeros_like(m, dtype=bool)
+    for r in result.pairs.itertuples(index=False):
+        i, j = names.index(r.policy), names.index(r.opponent)
+        m[i, j] = r.edge
+        clear[i, j] = r.ci_low > 0 or r.ci_high < 0
+    size = max(4.0, 0.9 * len(names) + 2)
+    fig, ax = plt.subplots(figsize=(size + 1, size))
+    bound = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+    image = ax.imshow(m, cmap="RdBu", vmin=-bound, vmax=bound)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if math.isfinite(m[i, j]):
+                ax.text(j, i, f"{m[i, j]:+.3f}", ha="center", va="center", fontsize=8,
+                        fontweight="bold" if clear[i, j] else "normal")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_title(f"{result.game}: edge in {result.metric} [{result.group}], row over column\n"
+                 f"(bold: the paired 95 % interval excludes 0)", fontsize=9)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def save_ladder_figure(result) -> Path | None:
+    """``figures/ladder.png`` of a ladder written to a folder."""
+    if result.out is None:
+        return None
+    folder = Path(result.out) / "figures"
+    folder.mkdir(exist_ok=True)
+    return _save(ladder_figure(result), folder / "ladder.png", 110)

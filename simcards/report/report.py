@@ -97,6 +97,129 @@ def _compare_command(meta: dict[str, Any], out: Path) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
+def _sweep_command(meta: dict[str, Any], out: Path) -> str:
+    sw = meta["sweep"]
+    values = ",".join(_plain(v) for v in sw["values"])
+    parts = ["simcards", "sweep", meta["game"], "--policy", sw["policy"], "--param", f"{sw['param']}={values}",
+             "--seats", ",".join(map(str, sw["seats"])), "--field", sw["field"], "--metric", sw["metric"],
+             "--group", str(sw["group"]), "--unit", meta["unit"], "--count", str(sw["count"]), "--seed", str(meta["seed"])]
+    if sw.get("minimize"):
+        parts.append("--minimize")
+    if sw.get("halving"):
+        parts.append("--halving")
+    if meta.get("preset"):
+        parts += ["--preset", meta["preset"]]
+    for s in meta.get("settings", []):
+        parts += ["--set", s]
+    parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _plain(v: Any) -> str:
+    return str(int(v)) if float(v) == int(v) else f"{float(v):.6f}".rstrip("0")
+
+
+def _sweep_markdown(out: Path, meta: dict[str, Any]) -> str:
+    """A comparison's report with the sweep's question, table and figure first."""
+    from simcards.core.game import get_game
+
+    game = get_game(meta["game"])
+    sw = meta["sweep"]
+    t = pd.read_csv(out / "sweep.csv", dtype={"value_text": str})
+    better = "smaller" if sw.get("minimize") else "larger"
+    question = meta.get("question") or (f"Which `{sw['param']}` of `{sw['policy']}` gives the best `{sw['metric']}` "
+                                        f"[{sw['group']}] in {game.title}?")
+    best = t[t["best"]].iloc[0]
+    if bool(best["is_default"]):
+        answer = f"The default, `{sw['param']}={best['value_text']}`, is best of the grid."
+    else:
+        clear = best["ci_low"] > 0 or best["ci_high"] < 0
+        answer = (f"`{sw['param']}={best['value_text']}` is best of the grid: {best['difference']:+.4g} against the "
+                  f"default (95 % paired interval {best['ci_low']:+.4g} to {best['ci_high']:+.4g}"
+                  + ("" if clear else "; it includes zero, so it is not distinguishable from the default") + ").")
+    shown = pd.DataFrame({
+        sw["param"]: t["value_text"] + t["is_default"].map({True: " (default)", False: ""}),
+        "records": t["n"].map("{:,}".format), sw["metric"]: t["estimate"].map("{:.4g}".format),
+        "vs default": [("" if d else f"{x:+.4g}") for d, x in zip(t["is_default"], t["difference"])],
+        "95 % interval (paired)": [("" if d else f"{lo:+.4g} to {hi:+.4g}") for d, lo, hi in
+                                   zip(t["is_default"], t["ci_low"], t["ci_high"])],
+        "p (Holm)": [("" if d else f"{p:.3g}") for d, p in zip(t["is_default"], t["p_holm"])],
+        "note": [("best" if b else "") + (f"dropped after round {int(r)}" if r == r else "")
+                 for b, r in zip(t["best"], t["round_dropped"])]})
+    method = ("Sequential halving (Karnin, Koren & Somekh 2013) in its doubling form: after each round the better "
+              "half of the values went on with twice as many records; the default played every round. Values "
+              "dropped early have wider intervals (fewer records)." if sw.get("halving") else
+              "Every value played every record.")
+    lines = [f"# {game.title}: {question}", "", "## Answer", "", answer, "",
+             f"Seats {', '.join(map(str, sw['seats']))} played `{sw['policy']}` with each value of `{sw['param']}`; "
+             f"the other seats played `{sw['field']}`. Every value played the same deals (common random numbers), "
+             f"so each difference from the default is paired (the batch of records is the unit). {better.capitalize()} "
+             f"is better. {method} The best value is picked on the same records that measure it, so its advantage "
+             f"is slightly optimistic; the Holm-adjusted p-values judge the grid as a family.", "",
+             "## The grid", "", _table(shown), "", "![sweep](figures/sweep.png)", "",
+             "## Reproduce", "", "```console", f"$ {_sweep_command(meta, out)}", f"$ simcards report {out}", "```", "",
+             "The comparison behind the sweep follows (every metric, not only the one swept).", ""]
+    rest = _compare_markdown(out, meta).split("\n", 1)[1]
+    return "\n".join(lines) + rest.replace("## Reproduce", "## Reproduce the comparison", 1)
+
+
+def _ladder_dd_md(out: Path, meta: dict[str, Any]) -> list[str]:
+    dd = pd.read_csv(out / "dd.csv", dtype={"group": str})
+    dd = dd[dd.group.astype(str) == "all"] if "all" in set(dd.group.astype(str)) else dd
+    shown = pd.DataFrame({"policy": dd.policy, "metric": dd.metric, "estimate": dd.estimate.map("{:.4f}".format),
+                          "95 % interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(dd.ci_low, dd.ci_high)],
+                          "records": dd.records.map("{:,}".format) if "records" in dd else dd.n})
+    deals = (meta.get("ladder") or {}).get("dd_deals")
+    return ["## Against double dummy", "",
+            f"Each policy played {deals:,} deals at every seat; every card was compared with the best card double "
+            "dummy (docs/double-dummy.md). `dd_lost_all`: tricks a team's cards cost it per hand; "
+            "`dd_lost_per_card`: per card played; `dd_bid_error`: the team's bid minus its double-dummy tricks; "
+            "`dd_bid_within1`: bids within one trick of them. Double dummy sees every card, so it overstates "
+            "what any real player can take: read these as distances from a common yardstick.", "",
+            _table(shown), ""]
+
+
+def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
+    """The ranking, the pair table and the edge matrix of a ladder."""
+    from simcards.core.game import get_game
+
+    game = get_game(meta["game"])
+    ranking = pd.read_csv(out / "ranking.csv")
+    pairs = pd.read_csv(out / "ladder.csv")
+    pairs = pairs[(pairs.edge > 0) | ((pairs.edge == 0) & (pairs.policy < pairs.opponent))]
+    better = "smaller" if meta.get("minimize") else "larger"
+    top = ranking.iloc[0]
+    shown_rank = pd.DataFrame({"rank": ranking["rank"], "policy": ranking.policy,
+                               "mean edge": ranking.mean_edge.map("{:+.4f}".format),
+                               "clear wins": ranking.clear_wins, "clear losses": ranking.clear_losses})
+    shown_pairs = pd.DataFrame({"policy": pairs.policy, "over": pairs.opponent, "edge": pairs.edge.map("{:+.4f}".format),
+                                "95 % interval (paired)": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs.ci_low, pairs.ci_high)],
+                                "p (Holm)": pairs.p_holm.map("{:.3g}".format), "records": pairs.n.map("{:,}".format)})
+    command = ["simcards", "ladder", meta["game"], "--policies", ",".join(meta["policies"]), "--unit", meta["unit"],
+               "--count", str(meta["count"]), "--seed", str(meta["seed"]), "--metric", meta["metric"],
+               "--group", str(meta["group"])] + (["--minimize"] if meta.get("minimize") else [])
+    for s in (meta.get("ladder") or {}).get("settings", []):
+        command += ["--set", s]
+    if (meta.get("ladder") or {}).get("dd_deals"):
+        command += ["--dd-deals", str(meta["ladder"]["dd_deals"])]
+    command += ["--out", str(out)]
+    lines = [f"# {game.title}: how strong are the bots?", "", "## Answer", "",
+             f"`{top.policy}` ranks first, with a mean edge of {top.mean_edge:+.4f} in `{meta['metric']}` "
+             f"[{meta['group']}] over the other policies ({better} is better).", "",
+             f"Every pair of policies played the same {meta['count']:,} {meta['unit']}s (seed {meta['seed']}) twice: "
+             "once with the first policy at seat 0's side against a field of the second, once the other way round. "
+             "The edge is half the difference of the two: deal luck and seat advantage cancel, and the interval is "
+             "paired (batch means; the batch of records is the unit). In a two-sided game whose metric is side 0's "
+             "win rate, the edge is the policy's win rate over both seatings minus one half. Read many pairs with "
+             "the Holm-adjusted p-values.", "",
+             "## Ranking", "", _table(shown_rank), "", "## Every pair", "", _table(shown_pairs), "",
+             "![ladder](figures/ladder.png)", "",
+             *(_ladder_dd_md(out, meta) if (out / "dd.csv").exists() else []),
+             "## Reproduce", "", "```console", "$ " + " ".join(shlex.quote(c) for c in command),
+             f"$ simcards report {out}", "```", ""]
+    return "\n".join(lines)
+
+
 def _table(frame: pd.DataFrame) -> str:
     """A Markdown table."""
     cols = list(frame.columns)
@@ -179,7 +302,11 @@ def build_report(folder: str | Path, *, progress: bool = False) -> tuple[Path, P
         raise SimcardsError(f"{out}/{bad[0]} does not match its checksum in meta.json (damaged or edited"
                             f"{f'; {len(bad) - 1} more file(s) too' if len(bad) > 1 else ''}); rerun the command "
                             f"that made the folder to recompute it")
-    if meta.get("kind") == "compare":
+    if meta.get("kind") == "ladder":
+        md = _ladder_markdown(out, meta)
+    elif meta.get("kind") == "compare" and meta.get("sweep") and (out / "sweep.csv").exists():
+        md = _sweep_markdown(out, meta)
+    elif meta.get("kind") == "compare":
         md = _compare_markdown(out, meta)
     else:
         md = _run_markdown(out, meta)

@@ -124,5 +124,5 @@ def counting_table(setup: Setup, counts) -> PolicyTable:
         exec(_COUNTER_SOURCE.format(args=arguments(d)), namespace)
         f = nb.njit(d.signature, nogil=True)(namespace["counted"])
         functions[d.name] = (f,) * catalog.max_seats
-    params = catalog.table([setup.policy]).params  # the built-in's parameter values (defaults)
-    return PolicyTable(functions, ["counting"] * catalog.max_seats, params)
+    defaults = catalog.table([setup.policy] * catalog.max_seats).params  # the built-in's parameters
+    return PolicyTable(functions, ["counting"] * catalog.max_seats, defaults)

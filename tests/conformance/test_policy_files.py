@@ -100,7 +100,7 @@ def test_an_illegal_discard_stops_contract_rummy_from_the_cli(tmp_path):
         from simcards import Policy
         from simcards.games.contract_rummy.policies import CATALOG
 
-        def discard(hand, pub, melds, opts, rng):
+        def discard(hand, pub, melds, opts, cfg, rng):
             return 999
 
         bad = Policy("bad", base=CATALOG.builtins["basic"], discard=discard)

@@ -82,7 +82,7 @@ def _seep(unit, v, table, seed, i):
         return None  # a baazi's replay is deal by deal; its row is checked through its deals' scores
     states = trace(v, table, seed, i)[0]
     row = np.zeros(64, np.int64)  # write_deal fills the deal columns; the rest stays 0
-    rules.write_deal(states[48], rules.cfg_of(v), row)
+    rules.write_deal(states[48], v.to_params(), row)
     return row
 
 

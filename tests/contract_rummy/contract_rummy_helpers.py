@@ -17,17 +17,17 @@ _jit = nb.njit(SIG, cache=True, nogil=True)
 
 
 @_jit
-def draw_stock(hand, pub, melds, opts, rng):
+def draw_stock(hand, pub, melds, opts, cfg, rng):
     return 0
 
 
 @_jit
-def draw_top(hand, pub, melds, opts, rng):
+def draw_top(hand, pub, melds, opts, cfg, rng):
     return 1
 
 
 @_jit
-def draw_deep3(hand, pub, melds, opts, rng):
+def draw_deep3(hand, pub, melds, opts, cfg, rng):
     """DEEP(3), asking the engine for the deep takes first."""
     for i in range(1, opts[0] + 1):
         if opts[i] == 3:
@@ -36,12 +36,12 @@ def draw_deep3(hand, pub, melds, opts, rng):
 
 
 @_jit
-def say_yes(hand, pub, melds, opts, rng):
+def say_yes(hand, pub, melds, opts, cfg, rng):
     return 1
 
 
 @_jit
-def say_no(hand, pub, melds, opts, rng):
+def say_no(hand, pub, melds, opts, cfg, rng):
     return 0
 
 
@@ -130,7 +130,6 @@ class Table:
         self.s = s
         n = self.v.num_players
         pub = s.pub
-        pub[V.P_CFG:V.P_CFG + M.NCFG] = self.cfg
         pub[V.P_NPL] = n
         k = deal - 1
         S, Rn = self.v.contract_pairs()[k]
@@ -166,14 +165,14 @@ class Table:
     def play_turn(self, p, table):
         s = self.s
         half = s.scratch.shape[0] // 2
-        return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st, s.tr,
-                           s.trn, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
-                           table["buy"], self.opts, s.scratch[:half], s.scratch[half:], self.sol)
+        return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st,
+                           s.trace, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
+                           table["buy"], table.params, self.opts, s.scratch[:half], s.scratch[half:], self.sol)
 
     def draw_options(self, p):
         s = self.s
         half = s.scratch.shape[0] // 2
-        n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.tr, s.trn, self.opts,
+        n = R.draw_options(self.cfg, s.hands, s.pub, s.melds, p, self.turn, s.st, s.trace, self.opts,
                            s.scratch[:half], s.scratch[half:], self.sol, 1 << 30)
         return [int(x) for x in self.opts[1:n + 1]]
 
@@ -197,7 +196,8 @@ class Table:
         return int(M.hand_penalty(self.s.hands[p], self.cfg))
 
     def trace(self):
-        return self.s.tr[: self.s.trn[0]]
+        """The events of the turns played so far (rules.EVENTS)."""
+        return R.EVENTS.read(self.s.trace)
 
 
 def cfg_of(**settings):

@@ -1,8 +1,10 @@
 """The kernel's arrays are declared once (melds.CFG, view.VIEW, rules.ST): no slot is numbered by hand."""
+from simcards.core.policy import PARAM_SLOTS
 from simcards.games.contract_rummy import melds as M
 from simcards.games.contract_rummy import rules as R
 from simcards.games.contract_rummy import sim
 from simcards.games.contract_rummy import view as V
+from simcards.games.contract_rummy.policies import SIG
 from simcards.games.contract_rummy.variant import ContractRummyVariant
 
 
@@ -23,7 +25,9 @@ def test_enums_pack_as_the_index_of_their_choice_and_none_as_no_limit():
     assert cfg[M.C_PEN + 12] == v.penalty_values[0]  # the ace, stored after the king
 
 
-def test_the_view_holds_the_cfg_and_the_layouts_are_contiguous():
-    assert V.VIEW.length["cfg"] == M.NCFG and V.P_PILE == V.P_CFG + M.NCFG
-    assert V.PUB_SIZE == V.P_PILE + V.MAX_CARDS
+def test_the_view_holds_no_rules_and_ends_with_the_policy_parameters():
+    # the house rules reach policies as their own argument (cfg), not inside the view
+    assert "cfg" not in V.VIEW.offset and len(SIG.args) == 6 and SIG.args[4] == SIG.args[0]
+    assert V.P_PARAMS == V.P_PILE + V.MAX_CARDS and V.VIEW.length["params"] == PARAM_SLOTS
+    assert V.PUB_SIZE == V.P_PARAMS + PARAM_SLOTS
     assert R.NST == R.S_ERROR + 3

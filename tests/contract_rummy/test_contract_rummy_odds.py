@@ -46,14 +46,12 @@ def dealt(trace, n):
     """Hands, up-card and stock of the first deal in a trace (counts)."""
     hands = np.zeros((n, NT), np.int64)
     rest = np.zeros(NT, np.int64)
-    for code, seat, a, b, _, _ in trace:
-        if code == R.E_HAND:
-            hands[seat, a] += b
-        elif code in (R.E_UPCARD,):
-            rest[a] += 1
-        elif code == R.E_STOCK:
-            rest[b] += 1
-        elif code == R.E_TURN:
+    for ev in trace:
+        if ev.kind == "hand":
+            hands[ev.seat, ev.card] += ev.count
+        elif ev.kind in ("upcard", "stock"):
+            rest[ev.card] += 1
+        elif ev.kind == "turn":
             break
     return hands, rest
 
@@ -66,7 +64,7 @@ def test_known_hand_is_dealt_exactly_and_the_pack_is_whole(players, hand, deal, 
     for i in range(6):
         _, tr = run_chunk("deal", q["variant"], table(players), 11, i, 1, trace_rows=100_000,
                           known=q["counts"], seat=seat)
-        assert tr[0, 0] == R.E_DEAL and tr[0, 1] == q["dealer"] and tr[0, 2] == deal
+        assert tr[0].kind == "deal" and tr[0].dealer == q["dealer"] and tr[0].deal_no == deal
         hands, rest = dealt(tr, players)
         assert (hands[seat] == q["counts"]).all()
         assert (hands.sum(axis=1) == v.hand_sizes[deal - 1]).all()

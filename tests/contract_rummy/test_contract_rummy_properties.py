@@ -49,10 +49,10 @@ def test_invariants_hold_on_random_games(tables, settings_, seed, policy):
     n = v.num_players
     totals = np.zeros(n, np.int64)
     first = row[3]
-    deals = [r for r in tr if r[0] == R.E_DEAL]
+    deals = [ev for ev in tr if ev.kind == "deal"]
     assert len(deals) == len(v.contracts)  # invariant 19: number of deals
     for k in range(len(v.contracts)):
-        assert deals[k][1] == (first + k) % n  # invariant 20: dealer rotation
+        assert deals[k].dealer == (first + k) % n  # invariant 20: dealer rotation
         base = R.GAME_HEAD + k * R.GAME_PER_DEAL
         scores = row[base + 3: base + 3 + n]
         assert (scores >= 0).all()  # invariant 18

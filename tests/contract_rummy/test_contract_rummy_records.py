@@ -69,7 +69,7 @@ USER_BOTS = '''
 import simcards
 from simcards.games.contract_rummy.policies import BUILTINS
 
-def lowest_discard(hand, pub, melds, opts, rng):
+def lowest_discard(hand, pub, melds, opts, cfg, rng):
     """Discard the legal card type with the lowest number (a deliberately odd bot)."""
     best = opts[1]
     for i in range(1, opts[0] + 1):
@@ -88,9 +88,8 @@ def test_user_policy_file(tmp_path, basic):
     v = V(contract=1, max_turns_per_deal=300)
     from simcards.games.contract_rummy.sim import run_chunk
     from simcards.games.contract_rummy.referee import check_trace
-    from simcards.games.contract_rummy import rules as R
 
     out, tr = run_chunk("deal", v, table, 3, 0, 1, trace_rows=100_000)
     assert check_trace(tr, v) == []
-    assert any(r[0] == R.E_DISCARD and r[1] == 0 for r in tr)
+    assert any(ev.kind == "discard" and ev.seat == 0 for ev in tr)
     assert not (GAME.simulate("deal", v, table, 3, 0, 20) == GAME.simulate("deal", v, basic, 3, 0, 20)).all()

@@ -32,17 +32,15 @@ def test_referee_accepts_presets(tables, preset, players):
 
 
 def test_referee_catches_a_tampered_trace(tables):
-    from simcards.games.contract_rummy import rules as R
-
     v = V(contract=2, max_turns_per_deal=200)
     _, tr = run_chunk("deal", v, tables["basic"], 5, 0, 1, trace_rows=200_000)
-    bad = tr.copy()
-    i = next(k for k, r in enumerate(bad) if r[0] == R.E_SCORE and r[2] > 0)
-    bad[i, 2] += 1
+    bad = list(tr)
+    i = next(k for k, ev in enumerate(bad) if ev.kind == "score" and ev.points > 0)
+    bad[i] = bad[i]._replace(points=bad[i].points + 1)
     assert any("scored" in p for p in check_trace(bad, v))
-    bad = tr.copy()
-    i = next(k for k, r in enumerate(bad) if r[0] == R.E_DISCARD)
-    bad[i, 2] = (bad[i, 2] + 1) % 52
+    bad = list(tr)
+    i = next(k for k, ev in enumerate(bad) if ev.kind == "discard")
+    bad[i] = bad[i]._replace(card=(bad[i].card + 1) % 52)
     assert check_trace(bad, v) != []
 
 

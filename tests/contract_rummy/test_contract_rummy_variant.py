@@ -37,11 +37,26 @@ def test_contracts_accept_pairs_and_codes():
     (["contract=9"], "contract must be"),
     (["ace_mode=sideways"], "one of"),
     (["max_turns_per_deal=2"], ">="),
+    # an all-at-once final deal nobody could go out in (3.6; issue 16): refused up front
+    (["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,15"], "meld 15 cards into 1 run(s) of at most 14"),
+    (["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,14", "ace_mode=low"], "of at most 13 cards, so nobody could go out"),
+    (["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,14", "final_deal_go_out_discard=forbidden"], "meld 15 cards"),
+    (["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,14", "go_out_discard=forbidden"], "meld 15 cards"),
 ])
 def test_bad_values_give_one_line(pairs, words):
     with pytest.raises(SimcardsError) as e:
         V.from_pairs(pairs)
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("pairs", [
+    ["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,14"],  # 14 cards, one 14-card run (A..A): possible
+    ["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,14", "final_deal_go_out_discard=required"],
+    ["num_decks=2", "contracts=2-0,0-1", "hand_sizes=10,15", "final_deal_all_at_once=false"],  # an ordinary deal
+    ["contracts=2-0,1-1", "hand_sizes=10,20", "num_players=3", "num_decks=2"],  # sets: an ordinary deal
+])
+def test_final_deals_that_can_be_won_are_accepted(pairs):
+    V.from_pairs(pairs)
 
 
 def test_presets_build():
@@ -58,7 +73,7 @@ def test_game_object():
     g = get_game("contract-rummy")
     assert [u.name for u in g.units] == ["game", "deal"]
     assert g.shortcuts == {"players": "num_players", "contract": "contract"}
-    assert set(g.policies.names()) == {"random", "basic", "expert"}
+    assert set(g.policies.names()) == {"random", "basic", "expert", "greedy", "greedy_deep", "defensive", "hold_back"}
     assert get_game("rummy") is g
     v = g.variant("pagat_like", pairs=["num_players=3"])
     assert v.num_players == 3

@@ -41,3 +41,18 @@ def test_seep_bid_names_the_ranks_of_the_minimum_bid():
     with pytest.raises(SimcardsError) as err:
         support.prepare(v, OddsRequest(hand=hand))
     assert "12..13 (Q K)" in str(err.value)
+
+
+@pytest.mark.parametrize("game,pairs,seats", [
+    ("cutthroat", ["num_players=3"], 3), ("contract-rummy", ["num_players=4"], 4), ("seep", ["num_players=2"], 2),
+])
+def test_first_dealer_names_the_seats_of_this_table(game, pairs, seats):
+    """At three seats `first_dealer=4` named seats 0..2 but `first_dealer=N` named 0..4 (the
+    largest table): every bad value now names the seats of the table being set up."""
+    messages = {_error(game, pairs + [f"first_dealer={bad}"]).rsplit(";", 1)[0] for bad in ("N", seats, 9)}
+    assert messages == {f"{game} parameter first_dealer must be random or a seat 0..{seats - 1}"}
+
+
+def test_a_bad_number_says_what_is_allowed():
+    """`first_dealer=N` in Kierki said "must be an integer" while 9 gave the allowed range."""
+    assert _error("kierki", ["first_dealer=N"]).rsplit(";", 1)[0] == _error("kierki", ["first_dealer=9"]).rsplit(";", 1)[0]

@@ -9,27 +9,13 @@ import pytest
 import toygame
 from simcards.core import stats
 from simcards.core.errors import SimcardsError
-from simcards.core.game import Column, DoubleDummySupport
 from simcards.experiment import runner
 from simcards.experiment.spec import make_spec
 
 
-def _fake_records(unit, variant, table, seed, start, count):
-    """A stand-in for a solver: twice the best roll of each record (recomputed from seed, index)."""
-    return toygame.simulate(unit, variant, table, seed, start, count)[:, 4:5] * 2
-
-
-def _fake_tally(unit, df, variant):
-    rows = stats.TallyRows()
-    rows.add("dd_value", "mean", df["dd_value"].to_numpy())
-    return rows.frame()
-
-
 @pytest.fixture
 def toy_with_dd(monkeypatch):
-    support = DoubleDummySupport(analyse=None, replay=None, units=("deal",), columns=(Column("dd_value", "test"),),
-                                 records=_fake_records, tally=_fake_tally)
-    monkeypatch.setattr(toygame, "GAME", replace(toygame.GAME, double_dummy=support))
+    monkeypatch.setattr(toygame, "GAME", replace(toygame.GAME, double_dummy=toygame.STANDIN_DD))
     monkeypatch.setattr(runner, "_table_cache", {})
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from numba import types
 
 from simcards.core.errors import IllegalAnswer, SimcardsError, kernel_errors
-from simcards.core.game import Column, Game, OddsSupport, Unit
+from simcards.core.game import Column, DoubleDummySupport, Game, OddsSupport, Unit
 from simcards.core.jit import kernel, policy
 from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyCatalog, PolicyParam, param_value
 from simcards.core.rng import below, stream_start
@@ -180,3 +180,20 @@ GAME = Game(
                              (Column("win_keep", "won keeping"), Column("win_reroll", "won rerolling")),
                              odds_tally, odds_present, odds_figure, batch=500)},
 )
+
+
+def _standin_dd_records(unit, variant, table, seed, start, count):
+    """A stand-in for a solver: twice the best roll of each record (recomputed from seed, index)."""
+    return simulate(unit, variant, table, seed, start, count)[:, 4:5] * 2
+
+
+def _standin_dd_tally(unit, df, variant):
+    rows = stats.TallyRows()
+    rows.add("dd_value", "mean", df["dd_value"].to_numpy())
+    rows.add("dd_lost_all", "mean", df["dd_value"].to_numpy())
+    return rows.frame()
+
+
+# double-dummy columns for the runner's tests (monkeypatched onto GAME where a test needs them)
+STANDIN_DD = DoubleDummySupport(analyse=None, replay=None, units=("deal",), columns=(Column("dd_value", "test"),),
+                                records=_standin_dd_records, tally=_standin_dd_tally)

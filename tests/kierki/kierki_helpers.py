@@ -41,21 +41,22 @@ def variant(**kw) -> KierkiVariant:
 
 def kernel_legal(v, deal, hand_names_, trick=(), trump=None, hearts_before=False) -> set[str]:
     """The kernel's legal set for one decision."""
-    cfg = R.kernel_tables(v)[0]
+    params = R.kernel_tables(v).params
     tm = kmask(trick)
     first = parse_card(trick[0]) if trick else -1
     t = -1 if trump is None else SUIT_INDEX[trump]
-    return names(R.trick_legal(kmask(hand_names_), tm, first, DEAL_TYPES.index(deal), t, cfg, hearts_before))
+    code = DEAL_TYPES.index(deal)
+    return names(R.trick_legal(kmask(hand_names_), tm, first, code, t, params, R.heart_restricted(params, code),
+                               hearts_before))
 
 
 def kernel_play(v, deal, hands, leader, plays, trump=None, dealer=None):
     """Play a scripted trick deal through the kernel; returns (res, trace events)."""
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(v)
     hm = np.array([kmask(h) for h in hands], np.uint64)
     res = np.zeros(R.RES_LEN, np.int64)
     script = np.array([parse_card(c) for c in plays], np.int64)
     trace = np.zeros((200, R.TRACE_WIDTH), np.int64)
-    R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, TABLES["basic"]["play"], DEAL_TYPES.index(deal),
+    R.play_given_hands(R.kernel_tables(v), R.seats(TABLES["basic"]), DEAL_TYPES.index(deal),
                        (leader - 1) % 4 if dealer is None else dealer, leader,
                        -1 if trump is None else SUIT_INDEX[trump], hm, res, script, trace)
     return res, trace_events(trace)

@@ -5,6 +5,7 @@ import pytest
 from kierki_helpers import SEAT, SUIT_INDEX, TABLES, cards, hand, kernel_legal, kernel_play, kmask, names, \
     traced_game, variant
 from simcards.core.cards import format_card, parse_card
+from simcards.games.kierki import GAME
 from simcards.games.kierki import policies as P
 from simcards.games.kierki import referee as REF
 from simcards.games.kierki import rules as R
@@ -155,8 +156,9 @@ def test_9_9_trump_choice_sees_first_five_cards():
     info = np.zeros(P.TRUMP_INFO_LEN, np.int64)
     info[P.T_ALLOWED] = 15
     info[P.T_N_SEEN] = 5
+    info[P.T_PARAMS:] = GAME.policies.param_row("basic")  # the policy's default parameters
     rng = np.zeros(1, np.uint64)
-    assert P.basic_trump(info, np.array([seen], np.uint64), rng) == SUIT_INDEX["H"]
+    assert P.basic_trump(info, np.array([seen, 0], np.uint64), rng) == SUIT_INDEX["H"]
 
 
 def test_9_18_golden_trump_deal():
@@ -197,8 +199,8 @@ def layout(rows, ace="low"):
 def both_lottery(rows, h, ace="low"):
     v = variant(lottery_ace=ace)
     lo, hi, ref = layout(rows, ace)
-    cfg = R.kernel_tables(v)[0]
-    k = names(R.lottery_legal(kmask(h), lo, hi, cfg[R.C_LOT_BASE], cfg[R.C_LOT_ACE]))
+    params = R.kernel_tables(v).params
+    k = names(R.lottery_legal(kmask(h), lo, hi, R.lottery_base(params), R.lottery_ace_high(params)))
     assert k == REF.lottery_legal(set(h), ref, "7", v)
     return k
 

@@ -158,12 +158,12 @@ def test_every_option_is_played_on_the_same_deal():
     gives every seat's recorded tricks, for every option."""
     v = GAME.variant(pairs=["allow_no_trump=true", "trump_leader=left_of_dealer"])
     q, rows = run(v, n=150, seat=2)
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(v)
+    tab = R.kernel_tables(v)
     res = np.zeros(R.RES_LEN, np.int64)
     for r in range(rows.shape[0]):
         hands = hands_of(rows[r:r + 1])[0].copy()
         for o in q["options"]:
-            R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, TABLE["play"], R.TRUMPS, q["dealer"], q["leader"],
+            R.play_given_hands(tab, R.seats(TABLE), R.TRUMPS, q["dealer"], q["leader"],
                                o, hands, res, R.NO_SCRIPT, R.NO_TRACE)
             assert [tricks_of(rows, o, s)[r] for s in range(4)] == list(res[R.R_TRICKS:R.R_TRICKS + 4])
 
@@ -205,8 +205,7 @@ def test_tricks_agree_with_the_normal_kernel_dealing_in_the_order_of_section_3_1
     that first card is a spade, the chooser's mean tricks must equal the odds command's
     spade-trump mean averaged over the 13 possible seen spades (each equally likely)."""
     v = GAME.variant(pairs=["deal_type=trumps", "trump_choice_cards=1"])
-    rnd = GAME.policies.table(["random"] * 4)
-    table = {"play": TABLE["play"], "trump": rnd["trump"], "lottery": TABLE["lottery"]}
+    table = GAME.policies.table(["random_suit"] * 4)  # basic play, random trumps
     out = R.run_records("deal", v, table, 5, 0, 160_000)
     keep = (out[:, R.R_TRUMP] == 3) & (out[:, R.R_TRUMP_SEEN] == 1)
     rows = out[keep]

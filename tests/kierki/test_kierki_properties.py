@@ -267,7 +267,7 @@ def test_dealing_around_known_cards(seed, dealer, seat, n_known):
 @given(st.sampled_from(list(DEAL_TYPES[:8])), st.sampled_from(["basic", "expert"]), st.integers(0, 2**32))
 def test_rotating_seats_rotates_scores(dt, policy, seed):
     """Invariant 22 for the deterministic built-ins: hands and dealer rotated together."""
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(variant())
+    tab = R.kernel_tables(variant())
     rng = np.zeros(1, np.uint64)
     rng[0] = stream_start(np.uint64(seed), np.uint64(1), np.uint64(0))
     deck, hands = np.zeros(52, np.int64), np.zeros(4, np.uint64)
@@ -279,7 +279,7 @@ def test_rotating_seats_rotates_scores(dt, policy, seed):
         rotated = np.array([hands[(s - r) % 4] for s in range(4)], np.uint64)
         res = np.zeros(R.RES_LEN, np.int64)
         leader = (r + (0 if dt == "trumps" else 1)) % 4
-        R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, TABLES[policy]["play"], code, r, leader, trump,
+        R.play_given_hands(tab, R.seats(TABLES[policy]), code, r, leader, trump,
                            rotated, res, R.NO_SCRIPT, R.NO_TRACE)
         results.append(res[R.R_SCORE:R.R_SCORE + 4])
     for r in range(4):

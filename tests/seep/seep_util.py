@@ -12,7 +12,7 @@ from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, S_BID, S_BIDDER, S_HANDS, S_HOUSE, S_LAST_CAPTURE, S_LOOSE,
     S_NCARDS, S_OWNERS, S_PLAY, ST_SIZE, THROW,
 )
-from simcards.games.seep.rules import cfg_of, legal_moves_of, start_deal
+from simcards.games.seep.rules import legal_moves_of, start_deal
 
 
 def variant(**settings):
@@ -25,7 +25,7 @@ def make_state(mover: int, hands: dict, loose: str = "", houses=(), play: int = 
     v = v or variant()
     dealer = (mover - (play - 1) - 1) % 4
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st, cfg_of(v), dealer, 0)
+    start_deal(st, v.to_params(), dealer, 0)
     assert st[S_BIDDER] == (dealer + 1) % 4
     st[S_BID] = bid
     st[S_PLAY] = play
@@ -65,7 +65,7 @@ def parse_move(text: str, st) -> tuple:
 
 def kernel_moves(st, v=None) -> list:
     v = v or variant()
-    rows = legal_moves_of(st, int((st[S_BIDDER] + st[S_PLAY] - 1) % 4), cfg_of(v))
+    rows = legal_moves_of(st, int((st[S_BIDDER] + st[S_PLAY] - 1) % 4), v.to_params())
     return [referee.move_of_row(r) for r in rows]
 
 

@@ -10,7 +10,7 @@ from simcards.games.seep.layout import (
     S_PILE, S_PLAY, S_SCORE, S_SWEEP_PTS, ST_SIZE,
 )
 from simcards.games.seep.rules import (
-    apply_move, baazi_step, cfg_of, finish_deal, min_points_loser, next_dealer, start_deal,
+    apply_move, baazi_step, finish_deal, min_points_loser, next_dealer, start_deal,
 )
 
 
@@ -223,7 +223,7 @@ def test_9_13_last_play():
     assert st[S_DEALER] == 3
     check_moves(st, ["CAPTURE TC: 4D 6S"])
     play(st, "CAPTURE TC: 4D 6S")
-    finish_deal(st, cfg_of(variant()))
+    finish_deal(st, variant().to_params())
     assert st[S_SWEEP_PTS + 1] == 0 and st[S_LEFTOVER] == mask_of(parse_cards("2H")) and st[S_LEFTOVER_TEAM] == 1
     st = make_state(3, {3: "TC"}, "4D 6S", play=48)
     play(st, "CAPTURE TC: 4D 6S")
@@ -256,7 +256,7 @@ def test_9_14_redeal_hand_has_no_bid():
 # 9.15 scoring ---------------------------------------------------------------------------------
 def scored_state(score_a, score_b, dealer, cards_a=None, sweeps=(0, 0)):
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st, cfg_of(variant()), dealer, 0)
+    start_deal(st, variant().to_params(), dealer, 0)
     st[S_CARD_PTS], st[S_CARD_PTS + 1] = score_a - sweeps[0], score_b - sweeps[1]
     st[S_SWEEP_PTS], st[S_SWEEP_PTS + 1] = sweeps
     st[S_SCORE], st[S_SCORE + 1] = score_a, score_b
@@ -264,7 +264,7 @@ def scored_state(score_a, score_b, dealer, cards_a=None, sweeps=(0, 0)):
 
 
 def test_9_15_s1_sweeps_of_every_kind():
-    cfg = cfg_of(variant())
+    cfg = variant().to_params()
     st = scored_state(58 + 25 + 50, 42 + 50 + 0, dealer=1, sweeps=(75, 50))
     assert (st[S_SCORE], st[S_SCORE + 1]) == (133, 92)
     D, loser, by_min = baazi_step(cfg, 0, st)
@@ -279,14 +279,14 @@ def test_9_15_s2_leftovers():
     for text in ("THROW 5H", "THROW 3C", "THROW 2H"):
         assert kernel_moves(st) == [parse_move(text, st)]
         play(st, text)
-    finish_deal(st, cfg_of(variant()))
+    finish_deal(st, variant().to_params())
     assert st[S_LEFTOVER] == mask_of(parse_cards("7S AD 5H 3C 2H")) and st[S_LEFTOVER_TEAM] == 0
     assert st[S_CARD_PTS] == 8 and st[S_CARD_PTS + 1] == 0
     assert st[S_SWEEP_PTS] == 0 and st[S_PILE + 1] == 0
 
 
 def test_9_15_s3_nine_point_rule():
-    cfg = cfg_of(variant())
+    cfg = variant().to_params()
     st = scored_state(8, 92, dealer=3)
     assert min_points_loser(st, cfg) == 0
     D, loser, by_min = baazi_step(cfg, 95, st)
@@ -297,7 +297,7 @@ def test_9_15_s3_nine_point_rule():
 
 
 def test_9_15_s4_baazi_progression():
-    cfg = cfg_of(variant(match_baazis=3, first_dealer=0))
+    cfg = variant(match_baazis=3, first_dealer=0).to_params()
     table = [  # dealer, A, B, D after, baazi winner, next dealer
         (0, 30, 70, -40, None, 0), (0, 85, 65, -20, None, 0), (0, 70, 30, 20, None, 1),
         (1, 55, 45, 30, None, 1), (1, 120, 30, 0, 0, 3), (3, 7, 93, 0, 1, 2), (2, 50, 50, 0, None, 2)]
@@ -328,5 +328,5 @@ def test_4_1_no_capture_leftovers_go_to_the_dealers_team():
     assert st[S_LAST_CAPTURE] == -1 and st[S_DEALER] == 3
     assert parse_move("THROW 2H", st) in kernel_moves(st, v)  # allowed although 2H could capture 2C
     apply_move(st, 3, 4, parse_cards("2H")[0], 0, 0, 0)
-    finish_deal(st, cfg_of(v))
+    finish_deal(st, v.to_params())
     assert st[S_LEFTOVER_TEAM] == 1 and st[S_PILE + 1] == mask_of(parse_cards("2C 9D 2H"))

@@ -10,7 +10,7 @@ from simcards.core.cards import parse_cards
 from simcards.games.seep import GAME
 from simcards.games.seep import policies as sp
 from simcards.games.seep.layout import CAPTURE, M_CARD, M_KIND, S_BIDDER, S_PLAY, ST_SIZE
-from simcards.games.seep.rules import cfg_of, legal_moves_of, make_view
+from simcards.games.seep.rules import legal_moves_of, make_view
 
 GREEDY_BOTS = os.path.join(os.path.dirname(__file__), "seep_greedy_bots.py")
 
@@ -23,11 +23,12 @@ def _greedy_move():
     return mod.greedy_move
 
 
-def _choice(move, state, seat):
-    """(index chosen by the move function ``move`` for ``seat``, the moves, the view)."""
-    moves = legal_moves_of(state, seat, cfg_of(variant()))
+def _choice(move, state, seat, policy="basic"):
+    """(index chosen by the move function ``move`` for ``seat``, the moves, the view with
+    ``policy``'s default parameters)."""
+    moves = legal_moves_of(state, seat, variant().to_params())
     view = np.zeros(ST_SIZE, np.int64)
-    make_view(state, seat, view)
+    make_view(state, seat, view, GAME.policies.table([policy] * 4).params)
     return move(view, moves, len(moves), np.array([7], np.uint64)), moves, view
 
 

@@ -14,7 +14,7 @@ from simcards.games.seep.layout import (
 )
 from simcards.games.seep.layout import plays as layout_plays
 from simcards.games.seep.replay import trace
-from simcards.games.seep.rules import apply_move, baazi_step, cfg_of, next_dealer
+from simcards.games.seep.rules import apply_move, baazi_step, next_dealer
 
 ALL = (1 << 52) - 1
 TABLES = {name: GAME.policies.table([name]) for name in ("random", "basic", "expert")}
@@ -167,7 +167,7 @@ def test_baazi_step_and_dealer_rule(D, a, sweeps, dealer):
     """Invariants 20, 21, 23 on the kernel's baazi step and dealer rule."""
     import numpy as np
     from simcards.games.seep.layout import ST_SIZE
-    cfg = cfg_of(variant())
+    cfg = variant().to_params()
     st = np.zeros(ST_SIZE, np.int64)
     st[S_SCORE], st[S_SCORE + 1] = a + 50 * sweeps[0], 100 - a + 50 * sweeps[1]
     st[S_CARD_PTS], st[S_CARD_PTS + 1] = a, 100 - a

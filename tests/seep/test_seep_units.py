@@ -6,12 +6,12 @@ from seep_util import variant
 from simcards.core.errors import SimcardsError
 from simcards.games.seep import GAME
 from simcards.games.seep.layout import S_CARD_PTS, S_SCORE, S_SWEEP_PTS, ST_SIZE
-from simcards.games.seep.rules import baazi_step, cfg_of, next_dealer, start_deal
+from simcards.games.seep.rules import baazi_step, next_dealer, start_deal
 
 
 def scored(a, b, sweeps=(0, 0)):
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st, cfg_of(variant()), 0, 0)
+    start_deal(st, variant().to_params(), 0, 0)
     st[S_CARD_PTS], st[S_CARD_PTS + 1] = a - sweeps[0], b - sweeps[1]
     st[S_SWEEP_PTS], st[S_SWEEP_PTS + 1] = sweeps
     st[S_SCORE], st[S_SCORE + 1] = a, b
@@ -19,21 +19,21 @@ def scored(a, b, sweeps=(0, 0)):
 
 
 def test_lead_inclusive_flag():
-    assert baazi_step(cfg_of(variant()), 40, scored(80, 20)) == (0, 1, False)
-    assert baazi_step(cfg_of(variant(baazi_lead_inclusive=False)), 40, scored(80, 20)) == (100, -1, False)
-    assert baazi_step(cfg_of(variant(baazi_lead=50)), 0, scored(75, 25)) == (0, 1, False)
+    assert baazi_step(variant().to_params(), 40, scored(80, 20)) == (0, 1, False)
+    assert baazi_step(variant(baazi_lead_inclusive=False).to_params(), 40, scored(80, 20)) == (100, -1, False)
+    assert baazi_step(variant(baazi_lead=50).to_params(), 0, scored(75, 25)) == (0, 1, False)
 
 
 def test_min_points_flags():
     st = scored(58, 42 + 50 + 50, sweeps=(50, 100))  # A: 8 card points + one sweep
-    assert baazi_step(cfg_of(variant()), 0, st)[1] == -1
-    assert baazi_step(cfg_of(variant(min_points_includes_sweeps=False)), 0, st) == (0, 0, True)
-    assert baazi_step(cfg_of(variant(min_points_rule=False)), 0, scored(5, 95)) == (-90, -1, False)
-    assert baazi_step(cfg_of(variant(min_points_threshold=20)), 0, scored(15, 85)) == (0, 0, True)
+    assert baazi_step(variant().to_params(), 0, st)[1] == -1
+    assert baazi_step(variant(min_points_includes_sweeps=False).to_params(), 0, st) == (0, 0, True)
+    assert baazi_step(variant(min_points_rule=False).to_params(), 0, scored(5, 95)) == (-90, -1, False)
+    assert baazi_step(variant(min_points_threshold=20).to_params(), 0, scored(15, 85)) == (0, 0, True)
 
 
 def test_dealer_flags():
-    nd = lambda v, dealer, D, a, b, loser: next_dealer(cfg_of(v), dealer, D, a, b, loser)
+    nd = lambda v, dealer, D, a, b, loser: next_dealer(v.to_params(), dealer, D, a, b, loser)
     assert nd(variant(dealer_rule="rotate"), 2, -40, 30, 70, -1) == 3
     assert nd(variant(dealer_rule="rotate"), 3, 0, 130, 20, 1) == 0
     # last_deal basis: team A lost the deal although ahead in D -> dealer on A
@@ -106,11 +106,11 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
     spy.write_text(
         "from simcards import Policy\n"
         "from simcards.games.seep import policies as sp\n"
-        "from simcards.games.seep.layout import S_PRIVATE, S_LOOSE, S_HAND, S_NCARDS, S_SEAT, ST_SIZE\n"
+        "from simcards.games.seep.layout import S_PRIVATE, S_LOOSE, S_HAND, S_NCARDS, S_PARAMS, S_SEAT\n"
         "import numba\n"
         "@numba.njit\n"
         "def clean(view):\n"
-        "    for i in range(S_PRIVATE, ST_SIZE):\n"
+        "    for i in range(S_PRIVATE, S_PARAMS):  # after them: its own policy parameters\n"
         "        if view[i] != 0:\n"
         "            return False\n"
         "    n = 0\n"
@@ -127,7 +127,7 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
         "    if not clean(view):\n"
         "        return -1\n"
         "    return sp.basic_move(view, moves, n, rng)\n"
-        "spy = Policy('spy', bid=bid, move=move)\n")
+        "spy = Policy('spy', bid=bid, move=move, base=sp.BASIC)  # basic's parameters for basic's functions\n")
     out = GAME.simulate("deal", variant(), GAME.policies.table([f"{spy}:spy"]), 5, 0, 300)
     ref = GAME.simulate("deal", variant(), GAME.policies.table(["basic"]), 5, 0, 300)
     assert (out == ref).all()
@@ -136,7 +136,7 @@ def test_policies_see_only_public_information_and_their_hand(tmp_path):
 def test_two_player_game():
     """6.2: seats 0 and 1, the player behind deals, the baazi loser deals next."""
     v = variant(num_players=2)
-    cfg = cfg_of(v)
+    cfg = v.to_params()
     assert next_dealer(cfg, 0, -30, 35, 65, -1) == 0      # seat 0 behind: deals again
     assert next_dealer(cfg, 0, 30, 65, 35, -1) == 1       # seat 1 behind
     assert next_dealer(cfg, 1, 0, 50, 50, -1) == 1        # level: same dealer

@@ -1,11 +1,15 @@
-"""Contract Rummy decisions and the built-in policies ``random``, ``basic``, ``expert``.
+"""Contract Rummy decisions and the built-in policies: ``random``, ``basic`` (= ``greedy``),
+``expert`` and the strategy families of rules 9.4 with their parameters (``greedy_deep``,
+``defensive``, ``hold_back``).
 
 Every decision function has the signature ``SIG``::
 
     f(hand int64[53], pub int64[PUB_SIZE], melds int64[MAX_MELDS, MF], opts int64[OPT_SIZE],
-      rng uint64[1]) -> int64
+      cfg int64[NCFG], rng uint64[1]) -> int64
 
-(state view layout: ``view.py``; meld fields and helpers: ``melds.py``). Decisions:
+(state view layout: ``view.py``; ``cfg``: the house rules, slots ``melds.CFG``; meld fields
+and helpers: ``melds.py``). A policy's parameters are in the view's ``params`` slots: the
+k-th declared one is ``param_value(pub, P_PARAMS + k)``. Decisions:
 
 - ``draw``: ``opts[0]`` = n, ``opts[1..n]`` legal draws: 0 stock, 1 top of the pile,
   d >= 2 a deep take of depth d (already checked: the target can reach the table this
@@ -26,21 +30,21 @@ the strategic choices.
 """
 from numba import types
 
-from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.policy import PARAM_SCALE, Decision, Policy, PolicyCatalog, PolicyParam, param_value
 from simcards.core.rng import below
 from simcards.core.scratch import stack_int64, stack_int64_2d
 from simcards.core.jit import helper, inline, policy
 from simcards.games.contract_rummy.melds import (
     C_MIN_RUN, C_PEN, JOKER, M_HI, M_KEY, M_KIND, M_LO, M_NAT, NT, contract_missing, contract_within,
     deficiency, deficiency_solution, final_combine, final_costs, final_missing, final_window_cost, find_contract, natural_slot, pos_type,
-    penalty, MAX_SOL, MF, NCFG,
+    penalty, MAX_SOL, MF,
 )
 from simcards.games.contract_rummy.view import (
-    MAX_SEATS, P_CFG, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
-    P_PILE_LEN, P_R, P_S, P_SEAT, P_TURN,
+    MAX_SEATS, P_DOWN, P_FINAL_ALL, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE,
+    P_PARAMS, P_PILE_LEN, P_R, P_S, P_SEAT, P_TURN,
 )
 
-SIG = types.int64(types.int64[:], types.int64[:], types.int64[:, :], types.int64[:], types.uint64[:])
+SIG = types.int64(types.int64[:], types.int64[:], types.int64[:, :], types.int64[:], types.int64[:], types.uint64[:])
 DECISIONS = (
     Decision("draw", SIG, "Choose a draw: 0 stock, 1 top discard, d>=2 deep take (opts lists the legal ones)."),
     Decision("go_down", SIG, "1 to lay down the contract now, 0 to wait (opts: cards left, penalty left, goes out)."),
@@ -48,19 +52,12 @@ DECISIONS = (
     Decision("buy", SIG, "1 to buy the top discard out of turn (opts[0] = its type)."),
 )
 
-THETA = 10  # expert: most penalty points of unusable cards a deep take may bring
-DEEP_LOOK = 4  # expert: deepest take it considers
 CAP = 3     # deficiency search depth used by the heuristics
 NOISE = 8000         # stalled deal: random key spread (penalty points x 1000)
 FINAL_NOISE = 30000  # ... in the all-at-once final deal: wider than any penalty gap
 
 
 # ------------------------------------------------------------------ helpers
-
-
-@inline(alloc=False)  # returns a view: must inline
-def cfg_of(pub):
-    return pub[P_CFG:P_CFG + NCFG]
 
 
 @helper(alloc=False)
@@ -145,9 +142,9 @@ def pile_type(pub, depth):
 
 
 @helper(alloc=False)
-def better_draw(hand, pub, melds, opts, allow_deep):
-    """Greedy draw: top if it lowers ``missing`` (not down) or can be placed (down)."""
-    cfg = cfg_of(pub)
+def better_draw(hand, pub, melds, opts, cfg, allow_deep, theta):
+    """Greedy draw: top if it lowers ``missing`` (not down) or can be placed (down); with
+    ``allow_deep`` the shallowest listed deep take whose other cards cost <= ``theta``."""
     seat = pub[P_SEAT]
     has_stock = False
     has_top = False
@@ -165,7 +162,7 @@ def better_draw(hand, pub, melds, opts, allow_deep):
             extra = 0
             for k in range(1, d):
                 extra += penalty(cfg, pile_type(pub, k))
-            if extra <= THETA:
+            if extra <= theta:
                 return d
     if has_top:
         top = pile_type(pub, 1)
@@ -205,11 +202,12 @@ def better_draw(hand, pub, melds, opts, allow_deep):
 
 
 @helper(alloc=False)
-def greedy_discard(hand, pub, melds, opts, defensive, rng):
+def greedy_discard(hand, pub, melds, opts, cfg, defensive, dump_at, rng):
     """Discard a card whose loss keeps ``missing`` lowest: highest penalty, least connected.
 
-    ``defensive`` (expert): in dump mode (an opponent down with <= 3 cards) throw the
-    highest penalty card; avoid cards that fit a table meld while an opponent is down.
+    ``defensive`` (expert, defensive(k)): in dump mode (an opponent down with <= ``dump_at``
+    cards) throw the highest penalty card; avoid cards that fit a table meld while an
+    opponent is down.
     Once the deal has lasted 6 rounds the choice among equally good cards gets random
     noise: with one deck nearly every card is in a hand and deterministic greedy
     players can pass the same few cards round forever. In the all-at-once final deal,
@@ -218,7 +216,6 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
     and keeping the same low ones, and 16 % of 4-player final deals ran into the
     1000-turn safety cap (now none; mean length 497 -> 158 turns).
     """
-    cfg = cfg_of(pub)
     seat = pub[P_SEAT]
     n = opts[0]
     if n == 1:
@@ -230,7 +227,7 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
         for q in range(pub[P_NPL]):
             if q != seat and pub[P_DOWN + q]:
                 opp_down = True
-                if pub[P_HLEN + q] <= 3:
+                if pub[P_HLEN + q] <= dump_at:
                     dump = True
     stalled = pub[P_TURN] > 6 * pub[P_NPL]
     fbest = stack_int64(4)
@@ -294,7 +291,7 @@ def greedy_discard(hand, pub, melds, opts, defensive, rng):
 
 
 @policy(SIG, alloc=False)
-def random_draw(hand, pub, melds, opts, rng):
+def random_draw(hand, pub, melds, opts, cfg, rng):
     """Uniform among all legal draws (deep takes included: ask for them first)."""
     for i in range(1, opts[0] + 1):
         if opts[i] == -1:
@@ -303,37 +300,36 @@ def random_draw(hand, pub, melds, opts, rng):
 
 
 @policy(SIG, alloc=False)
-def always_go_down(hand, pub, melds, opts, rng):
+def always_go_down(hand, pub, melds, opts, cfg, rng):
     return 1
 
 
 @policy(SIG, alloc=False)
-def random_discard(hand, pub, melds, opts, rng):
+def random_discard(hand, pub, melds, opts, cfg, rng):
     return opts[1 + below(rng, opts[0])]
 
 
 @policy(SIG, alloc=False)
-def random_buy(hand, pub, melds, opts, rng):
+def random_buy(hand, pub, melds, opts, cfg, rng):
     return below(rng, 2)
 
 
-# ------------------------------------------------------------------ basic
+# ------------------------------------------------------------------ basic (9.4 greedy)
 
 
 @policy(SIG, alloc=False)
-def basic_draw(hand, pub, melds, opts, rng):
-    return better_draw(hand, pub, melds, opts, False)
+def basic_draw(hand, pub, melds, opts, cfg, rng):
+    return better_draw(hand, pub, melds, opts, cfg, False, 0)
 
 
 @policy(SIG, alloc=False)
-def basic_discard(hand, pub, melds, opts, rng):
-    return greedy_discard(hand, pub, melds, opts, False, rng)
+def basic_discard(hand, pub, melds, opts, cfg, rng):
+    return greedy_discard(hand, pub, melds, opts, cfg, False, 0, rng)
 
 
 @policy(SIG, alloc=False)
-def basic_buy(hand, pub, melds, opts, rng):
+def basic_buy(hand, pub, melds, opts, cfg, rng):
     """Buy when the card lowers ``missing`` and costs at most one extra stock card."""
-    cfg = cfg_of(pub)
     t = opts[0]
     if t == JOKER:
         return 1
@@ -346,46 +342,110 @@ def basic_buy(hand, pub, melds, opts, rng):
     return 1 if m1 < m0 else 0
 
 
-# ------------------------------------------------------------------ expert
+# ------------------------------------------------------------------ shared pieces of the families
 
 
-@policy(SIG, alloc=False)
-def expert_draw(hand, pub, melds, opts, rng):
-    """Ask for the deep takes down to depth 4 when a card there shares a rank with the hand
-    or sits next to a hand card of its suit; then as basic, plus cheap deep takes."""
-    cfg = cfg_of(pub)
+@helper(alloc=False)
+def deep_draw(hand, pub, melds, opts, cfg, theta, look):
+    """greedy_deep's draw: ask for the deep takes down to depth ``look`` when a card there
+    shares a rank with the hand or sits next to a hand card of its suit; then greedy, plus
+    the shallowest deep take whose other cards cost at most ``theta`` penalty points."""
     for i in range(1, opts[0] + 1):
         if opts[i] == -1:
             pl = pub[P_PILE_LEN]
-            for d in range(2, min(pl, DEEP_LOOK) + 1):
+            for d in range(2, min(pl, look) + 1):
                 t = pile_type(pub, d)
                 if t == JOKER or not isolated(hand, cfg, t):
-                    return -DEEP_LOOK
-    return better_draw(hand, pub, melds, opts, True)
+                    return -look
+    return better_draw(hand, pub, melds, opts, cfg, True, theta)
 
 
-@policy(SIG, alloc=False)
-def expert_go_down(hand, pub, melds, opts, rng):
-    """Hold the contract back (no lay-off targets for others) unless it goes out, leaves
-    at most 3 cards, an opponent is already down, or the wait is getting long."""
-    if opts[2] or opts[0] <= 3:
+@helper(alloc=False)
+def hold_back_answer(pub, opts, hold_cards, from_turn):
+    """hold_back's go_down: go down when that goes out, leaves at most ``hold_cards`` cards,
+    an opponent is already down, or (``from_turn`` >= 1) from own turn ``from_turn`` on."""
+    if opts[2] or opts[0] <= hold_cards:
         return 1
     seat = pub[P_SEAT]
     for q in range(pub[P_NPL]):
         if q != seat and pub[P_DOWN + q]:
             return 1
-    return 1 if pub[P_OWN_TURN] >= 3 else 0
+    return 1 if from_turn >= 1 and pub[P_OWN_TURN] >= from_turn else 0
+
+
+@inline(alloc=False)
+def int_param(pub, k):
+    """Whole-number policy parameter k of the deciding seat (declared ``integer=True``: its
+    fixed-point value is an exact multiple of PARAM_SCALE)."""
+    return pub[P_PARAMS + k] // PARAM_SCALE
+
+
+# ------------------------------------------------------------------ expert
+
+# expert's parameters, in declaration order (column k of PolicyTable.params)
+EX_THETA, EX_LOOK, EX_DUMP, EX_HOLD, EX_FROM_TURN = range(5)
 
 
 @policy(SIG, alloc=False)
-def expert_discard(hand, pub, melds, opts, rng):
-    return greedy_discard(hand, pub, melds, opts, True, rng)
+def expert_draw(hand, pub, melds, opts, cfg, rng):
+    return deep_draw(hand, pub, melds, opts, cfg, param_value(pub, P_PARAMS + EX_THETA), int_param(pub, EX_LOOK))
 
 
-BASIC = Policy("basic", draw=basic_draw, go_down=always_go_down, discard=basic_discard, buy=basic_buy)
+@policy(SIG, alloc=False)
+def expert_go_down(hand, pub, melds, opts, cfg, rng):
+    """Hold the contract back (no lay-off targets for others) unless it goes out, leaves
+    few cards, an opponent is already down, or the wait is getting long."""
+    return hold_back_answer(pub, opts, int_param(pub, EX_HOLD), int_param(pub, EX_FROM_TURN))
+
+
+@policy(SIG, alloc=False)
+def expert_discard(hand, pub, melds, opts, cfg, rng):
+    return greedy_discard(hand, pub, melds, opts, cfg, True, int_param(pub, EX_DUMP), rng)
+
+
+# ------------------------------------------------------------------ the 9.4 families
+
+
+@policy(SIG, alloc=False)
+def greedy_deep_draw(hand, pub, melds, opts, cfg, rng):  # parameters: theta, look
+    return deep_draw(hand, pub, melds, opts, cfg, param_value(pub, P_PARAMS + 0), int_param(pub, 1))
+
+
+@policy(SIG, alloc=False)
+def defensive_discard(hand, pub, melds, opts, cfg, rng):  # parameter: k
+    return greedy_discard(hand, pub, melds, opts, cfg, True, int_param(pub, 0), rng)
+
+
+@policy(SIG, alloc=False)
+def hold_back_go_down(hand, pub, melds, opts, cfg, rng):  # parameter: x
+    return hold_back_answer(pub, opts, int_param(pub, 0), 0)
+
+
+THETA = PolicyParam("theta", 10, 0, 500, "most penalty points the cards above a deep-take target may cost",
+                    integer=True)
+LOOK = PolicyParam("look", 4, 2, 200, "deepest take considered (pile depth)", integer=True)
+DUMP = PolicyParam("k", 3, 0, 30, "dump mode (highest penalty first) once an opponent is down with at most k cards",
+                   integer=True)
+HOLD = PolicyParam("x", 3, 0, 30, "go down at once when at most x cards would be left in hand", integer=True)
+FROM_TURN = PolicyParam("from_turn", 3, 0, 1000, "go down at once from this own turn on (0: never by turns)",
+                        integer=True)
+
+BASIC = Policy("basic", draw=basic_draw, go_down=always_go_down, discard=basic_discard, buy=basic_buy,
+               help="9.4 greedy: top card when it lowers `missing`, down at once, discards deadwood")
 BUILTINS = {
-    "random": Policy("random", draw=random_draw, go_down=always_go_down, discard=random_discard, buy=random_buy),
+    "random": Policy("random", draw=random_draw, go_down=always_go_down, discard=random_discard, buy=random_buy,
+                     help="9.4 random_legal: uniform legal draws (deep takes too) and discards, always down"),
     "basic": BASIC,
-    "expert": Policy("expert", base=BASIC, draw=expert_draw, go_down=expert_go_down, discard=expert_discard),
+    "expert": Policy("expert", base=BASIC, draw=expert_draw, go_down=expert_go_down, discard=expert_discard,
+                     params=(THETA, LOOK, DUMP, HOLD, FROM_TURN),
+                     help="greedy_deep + defensive + hold_back with a turn limit (the strongest built-in)"),
+    "greedy": Policy("greedy", base=BASIC, help="9.4 greedy (the same play as basic)"),
+    "greedy_deep": Policy("greedy_deep", base=BASIC, draw=greedy_deep_draw, params=(THETA, LOOK),
+                          help="9.4 greedy_deep(theta): greedy plus deep takes whose other cards cost <= theta"),
+    "defensive": Policy("defensive", base=BASIC, discard=defensive_discard, params=(DUMP,),
+                        help="9.4 defensive(k): greedy, no feeding table melds, dump mode near an opponent's going out"),
+    "hold_back": Policy("hold_back", base=BASIC, go_down=hold_back_go_down, params=(HOLD,),
+                        help="9.4 hold_back(x): holds the contract until it goes out, leaves <= x cards "
+                             "or an opponent is down"),
 }
 CATALOG = PolicyCatalog("contract-rummy", DECISIONS, BUILTINS, MAX_SEATS)

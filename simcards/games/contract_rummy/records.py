@@ -69,7 +69,10 @@ GAME_COLUMNS = (
 assert len(GAME_COLUMNS) == R.GAME_NCOLS
 
 UNITS = (
-    Unit("game", "games", GAME_COLUMNS, "One game of all deals (default 7) with cumulative penalties.", chunk_size=250),
+    # `simcards sweep` maximises the swept seat's game win rate unless told otherwise (the swept
+    # policy plays seat 0 by default; `--metric game_total --minimize` for the penalty points)
+    Unit("game", "games", GAME_COLUMNS, "One game of all deals (default 7) with cumulative penalties.", chunk_size=250,
+         objective=("win_rate", "seat=0")),
     Unit("deal", "deals", DEAL_COLUMNS, "One deal of the contract chosen by `contract` (--contract).", chunk_size=2000,
          focus=("contract",)),
 )

@@ -7,14 +7,13 @@ valid after every action (1.5), lay-offs only after the contract and at run ends
 free set suits, swaps only for the declared card, deep-take targets reach the table,
 discards obey no-return, cards are conserved and every score is recomputed.
 
-``check_trace(tr, variant)`` returns the list of problems found (empty = clean).
+``check_trace(events, variant)`` (events as ``rules.EVENTS.read`` gives them) returns the list of problems found (empty = clean).
 It does not import the kernel's meld code.
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from simcards.games.contract_rummy import rules as R
 
 JK = 52
 
@@ -185,16 +184,18 @@ class Ref:
         if t == JK and self.pending_jokers > 0 and p == self.seat:
             self.pending_jokers -= 1
 
-    def run(self, tr):
+    def run(self, events):
         v = self.v
         self.deal = 0
         self.turn = 0
-        for row in tr:
-            code, p, a, b, c, d = (int(x) for x in row)
-            if self.deal and code != R.E_MCARD:
+        for ev in events:
+            kind = ev.kind
+            p = getattr(ev, "seat", None)
+            if self.deal and kind != "mcard":
                 self.check_open_meld()
-            if code == R.E_DEAL:
-                self.deal, self.dealer, self.hand_size = a, p, b
+            if kind == "deal":
+                a, p = ev.deal_no, ev.dealer
+                self.deal, self.dealer, self.hand_size = a, p, ev.hand_size
                 self.hands = [Counter() for _ in range(self.n)]
                 self.stock, self.pile, self.melds = [], [], []
                 self.down = [False] * self.n
@@ -206,17 +207,16 @@ class Ref:
                                   and v.contract_pairs()[-1][0] == 0)
                 self.ended = False
                 self.expect_seat = (p + 1) % self.n
-            elif code == R.E_HAND:
-                self.hands[p][a] += b
-            elif code == R.E_UPCARD:
-                self.pile = [a]
-            elif code == R.E_STOCK:
-                if a == 0:
+            elif kind == "hand":
+                self.hands[p][ev.card] += ev.count
+            elif kind == "upcard":
+                self.pile = [ev.card]
+            elif kind == "stock":
+                if ev.depth == 0:
                     self.stock = []
-                self.stock.append(b)
-                if len(self.stock) == 1 and self.turn == 0:
-                    pass
-            elif code == R.E_TURN:
+                self.stock.append(ev.card)
+            elif kind == "turn":
+                a = ev.turn
                 if self.ended:
                     self.bad("turn after the deal ended")
                 self.end_turn()
@@ -232,21 +232,23 @@ class Ref:
                 self.single_top, self.target, self.target_placed, self.pending_jokers = None, None, 0, 0
                 if a > v.max_turns_per_deal:
                     self.bad("turn cap exceeded")
-            elif code == R.E_REFILL:
+            elif kind == "refill":
                 if self.stock:
                     self.bad("refill with cards in the stock")
-                if len(self.pile) != a + 1:
+                if len(self.pile) != ev.cards + 1:
                     self.bad("refill size differs from the pile")
                 self.refill_cards = Counter(self.pile[:-1])
                 self.pile = self.pile[-1:]
                 self.stock = []
-            elif code == R.E_DRAW_STOCK:
+            elif kind == "draw_stock":
+                a = ev.card
                 if not self.stock or self.stock[0] != a:
                     self.bad("stock draw is not the stock's top card")
                 else:
                     self.stock.pop(0)
                 self.hands[p][a] += 1
-            elif code == R.E_TAKE_TOP:
+            elif kind == "take_top":
+                a = ev.card
                 if not self.pile or self.pile[-1] != a:
                     self.bad("top take is not the pile's top card")
                 if self.down[p] and not v.discard_take_after_contract:
@@ -254,7 +256,8 @@ class Ref:
                 self.pile.pop()
                 self.hands[p][a] += 1
                 self.single_top = a
-            elif code == R.E_DEEP:
+            elif kind == "deep":
+                a, b = ev.depth, ev.target
                 if not v.deep_take_enabled or a < 2 or a > len(self.pile):
                     self.bad(f"illegal deep take depth {a}")
                 if not self.down[p] and not v.deep_take_before_contract:
@@ -264,12 +267,14 @@ class Ref:
                 if self.pile[-a] != b:
                     self.bad("deep target is not at that depth")
                 self.target = b
-            elif code == R.E_DEEP_CARD:
+            elif kind == "deep_card":
+                a = ev.card
                 if self.pile[-1] != a:
                     self.bad("deep take card order")
                 self.pile.pop()
                 self.hands[p][a] += 1
-            elif code == R.E_BUY:
+            elif kind == "buy":
+                a = ev.card
                 if not v.buying_enabled or (self.down[p] and not v.buy_after_contract):
                     self.bad("illegal buy")
                 if self.pile[-1] != a:
@@ -279,24 +284,26 @@ class Ref:
                 self.buys[p] += 1
                 if self.buys[p] > v.max_buys_per_deal:
                     self.bad("too many buys")
-            elif code == R.E_BUY_STOCK:
+            elif kind == "buy_stock":
+                a = ev.card
                 if not self.stock or self.stock[0] != a:
                     self.bad("buy penalty card is not the stock top")
                 else:
                     self.stock.pop(0)
                 self.hands[p][a] += 1
-            elif code == R.E_CONTRACT:
+            elif kind == "contract":
                 if self.down[p]:
                     self.bad("second contract")
                 S, Rn = self.pairs[self.deal - 1]
-                if (a, b) != (S, Rn):
+                if (ev.sets, ev.runs) != (S, Rn):
                     self.bad("contract shape differs from the deal's")
                 self.down[p] = True
                 self.down_turn[p] = self.turn
                 self.contract_left = S + Rn
                 self.contract_melds = []
-            elif code == R.E_MELD:
-                if d:
+            elif kind == "meld":
+                a, b, c = ev.meld, ev.is_run, ev.key
+                if ev.contract:
                     if self.contract_melds is None or self.contract_left <= 0:
                         self.bad("contract meld outside a contract action")
                     else:
@@ -311,7 +318,8 @@ class Ref:
                 self.melds.append({"kind": "run" if b == 1 else "set", "key": c, "owner": p,
                                    "cards": {} if b == 1 else []})
                 self.open_meld = a
-            elif code == R.E_MCARD:
+            elif kind == "mcard":
+                a, b, c = ev.meld, ev.card, ev.slot
                 m = self.melds[a]
                 self.take_from_hand(p, b)
                 self.placed(p, b)
@@ -322,7 +330,8 @@ class Ref:
                     self.wrap_normalise(m)
                 else:
                     m["cards"].append((b, c))
-            elif code == R.E_LAYOFF:
+            elif kind == "layoff":
+                a, b, c = ev.meld, ev.card, ev.slot
                 self.table_action(p, "lay-off")
                 m = self.melds[a]
                 self.take_from_hand(p, b)
@@ -338,7 +347,8 @@ class Ref:
                 err = self.meld_ok(m)
                 if err:
                     self.bad(f"lay-off breaks a meld: {err}")
-            elif code == R.E_SWAP:
+            elif kind == "swap":
+                a, b, c = ev.meld, ev.card, ev.slot
                 self.table_action(p, "joker swap")
                 if not v.joker_swap_enabled:
                     self.bad("joker swap disabled")
@@ -364,7 +374,8 @@ class Ref:
                 self.pending_jokers += 1
                 if self.target == JK:
                     self.target_placed -= 1
-            elif code == R.E_DISCARD:
+            elif kind == "discard":
+                a = ev.card
                 self.take_from_hand(p, a)
                 if v.no_return_discard and self.single_top is not None and a == self.single_top:
                     self.bad("discarded the card just taken from the top")
@@ -374,22 +385,22 @@ class Ref:
                 rule = self.discard_rule()
                 if sum(self.hands[p].values()) == 0 and rule == "forbidden":
                     self.bad("went out by discarding under 'forbidden'")
-            elif code == R.E_OUT:
+            elif kind == "out":
                 if sum(self.hands[p].values()) != 0 or not self.down[p]:
                     self.bad("goes out with cards or without being down")
-                if a == 0 and self.discard_rule() == "required":
+                if not ev.by_discard and self.discard_rule() == "required":
                     self.bad("went out without the required discard")
                 self.end_turn()
                 self.ended = True
                 self.out = p
-            elif code == R.E_EXHAUSTED:
+            elif kind == "exhausted":
                 self.end_turn()
                 self.ended = True
                 self.out = None
-            elif code == R.E_SCORE:
+            elif kind == "score":
                 want = 0 if p == self.out else sum(self.penalty(t) * k for t, k in self.hands[p].items())
-                if a != want:
-                    self.bad(f"seat {p} scored {a}, referee says {want}")
+                if ev.points != want:
+                    self.bad(f"seat {p} scored {ev.points}, referee says {want}")
         return self.problems
 
     def wrap_normalise(self, m):
@@ -403,6 +414,7 @@ class Ref:
         return self.v.go_out_discard
 
 
-def check_trace(tr, variant) -> list[str]:
-    """Problems found in a kernel trace (empty list when every move checks out)."""
-    return Ref(variant).run(tr)
+def check_trace(events, variant) -> list[str]:
+    """Problems found in a kernel trace (``rules.EVENTS`` events; empty list when every move
+    checks out)."""
+    return Ref(variant).run(events)

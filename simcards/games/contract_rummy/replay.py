@@ -60,76 +60,78 @@ def run_order(positions, wrap: bool) -> list[int]:
     return order[start:] + order[:start]
 
 
-def format_trace(tr: np.ndarray, variant) -> str:
-    """Turn trace rows into text."""
+def format_trace(events, variant) -> str:
+    """Turn trace events (``rules.EVENTS.read``) into text."""
     wrap = variant.ace_mode == "wrap"
     lines: list[str] = []
     melds: list[MeldText] = []
     hands: dict[int, np.ndarray] = {}
     open_meld = -1  # meld whose cards are being listed (printed when complete)
-    for row in tr:
-        code, seat, a, b, c, d = (int(x) for x in row)
-        if open_meld >= 0 and not (code == R.E_MCARD and a == open_meld):
+    for ev in events:
+        kind = ev.kind
+        if open_meld >= 0 and not (kind == "mcard" and ev.meld == open_meld):
             m = melds[open_meld]
             lines.append(f"      {'contract' if m.contract else 'new'} meld {m.text()}")
             open_meld = -1
-        if code == R.E_DEAL:
+        if kind == "deal":
             melds, hands = [], {}
-            lines += ["", f"=== Deal {a}: contract {c} set(s) + {d} run(s), {b} cards each, dealer seat {seat} ==="]
-        elif code == R.E_HAND:
-            hands.setdefault(seat, np.zeros(NT, np.int64))[a] += b
-        elif code == R.E_UPCARD:
+            lines += ["", f"=== Deal {ev.deal_no}: contract {ev.sets} set(s) + {ev.runs} run(s), "
+                          f"{ev.hand_size} cards each, dealer seat {ev.dealer} ==="]
+        elif kind == "hand":
+            hands.setdefault(ev.seat, np.zeros(NT, np.int64))[ev.card] += ev.count
+        elif kind == "upcard":
             lines += [f"  seat {q}: {hand_text(hands[q])}" for q in sorted(hands)]
-            lines.append(f"  first discard: {type_name(a)}")
-        elif code == R.E_TURN:
-            lines.append(f"turn {a:>3} seat {seat}:")
-        elif code == R.E_DRAW_STOCK:
-            lines.append(f"    draws {type_name(a)} from the stock")
-        elif code == R.E_REFILL:
-            lines.append(f"    (stock empty: {a} pile cards reshuffled into the stock)")
-        elif code == R.E_TAKE_TOP:
-            lines.append(f"    takes {type_name(a)} from the pile")
-        elif code == R.E_DEEP:
-            lines.append(f"    deep take, depth {a}, target {type_name(b)}:")
-        elif code == R.E_DEEP_CARD:
-            lines.append(f"      takes {type_name(a)}")
-        elif code == R.E_BUY:
-            lines.append(f"    seat {seat} buys {type_name(a)}")
-        elif code == R.E_BUY_STOCK:
-            lines.append(f"      and takes {type_name(a)} from the stock")
-        elif code == R.E_CONTRACT:
-            lines.append("    lays down the contract" + (" and goes out" if c else "") + ":")
-        elif code == R.E_MELD:
-            melds.append(MeldText(b, c, seat, d, wrap))
-            open_meld = a
-        elif code == R.E_MCARD:
-            melds[a].add(b, c)
-        elif code == R.E_LAYOFF:
-            before = melds[a].text()
-            melds[a].add(b, c)
-            lines.append(f"    lays off {card_in_meld(melds[a].kind, melds[a].key, b, c, wrap)} on {before} "
-                         f"(seat {melds[a].owner}'s) -> {melds[a].text()}")
-        elif code == R.E_SWAP:
-            m = melds[a]
+            lines.append(f"  first discard: {type_name(ev.card)}")
+        elif kind == "turn":
+            lines.append(f"turn {ev.turn:>3} seat {ev.seat}:")
+        elif kind == "draw_stock":
+            lines.append(f"    draws {type_name(ev.card)} from the stock")
+        elif kind == "refill":
+            lines.append(f"    (stock empty: {ev.cards} pile cards reshuffled into the stock)")
+        elif kind == "take_top":
+            lines.append(f"    takes {type_name(ev.card)} from the pile")
+        elif kind == "deep":
+            lines.append(f"    deep take, depth {ev.depth}, target {type_name(ev.target)}:")
+        elif kind == "deep_card":
+            lines.append(f"      takes {type_name(ev.card)}")
+        elif kind == "buy":
+            lines.append(f"    seat {ev.seat} buys {type_name(ev.card)}")
+        elif kind == "buy_stock":
+            lines.append(f"      and takes {type_name(ev.card)} from the stock")
+        elif kind == "contract":
+            lines.append("    lays down the contract" + (" and goes out" if ev.goes_out else "") + ":")
+        elif kind == "meld":
+            melds.append(MeldText(ev.is_run, ev.key, ev.seat, ev.contract, wrap))
+            open_meld = ev.meld
+        elif kind == "mcard":
+            melds[ev.meld].add(ev.card, ev.slot)
+        elif kind == "layoff":
+            m = melds[ev.meld]
+            before = m.text()
+            m.add(ev.card, ev.slot)
+            lines.append(f"    lays off {card_in_meld(m.kind, m.key, ev.card, ev.slot, wrap)} on {before} "
+                         f"(seat {m.owner}'s) -> {m.text()}")
+        elif kind == "swap":
+            m = melds[ev.meld]
             if m.kind == 1:
-                m.cards[c] = type_name(b)
+                m.cards[ev.slot] = type_name(ev.card)
             else:
-                m.set_cards[m.set_cards.index(card_in_meld(0, m.key, JOKER, c, wrap))] = type_name(b)
-            lines.append(f"    swaps {type_name(b)} for the joker in {m.text()}; the joker goes to his hand")
-        elif code == R.E_DISCARD:
-            lines.append(f"    discards {type_name(a)}")
-        elif code == R.E_OUT:
-            lines.append(f"    seat {seat} goes out" + (" by discarding" if a else " without a discard"))
-        elif code == R.E_EXHAUSTED:
-            lines.append(f"  deal exhausted after {b} turns: {_EXH.get(a, a)}")
-        elif code == R.E_SCORE:
-            if seat == 0:
+                m.set_cards[m.set_cards.index(card_in_meld(0, m.key, JOKER, ev.slot, wrap))] = type_name(ev.card)
+            lines.append(f"    swaps {type_name(ev.card)} for the joker in {m.text()}; the joker goes to his hand")
+        elif kind == "discard":
+            lines.append(f"    discards {type_name(ev.card)}")
+        elif kind == "out":
+            lines.append(f"    seat {ev.seat} goes out" + (" by discarding" if ev.by_discard else " without a discard"))
+        elif kind == "exhausted":
+            lines.append(f"  deal exhausted after {ev.turns} turns: {_EXH.get(ev.why, ev.why)}")
+        elif kind == "score":
+            if ev.seat == 0:
                 lines.append("  table: " + (" ".join(m.text() for m in melds) or "(no melds)"))
-            lines.append(f"  seat {seat}: {a} penalty points (total {b})")
-        elif code == R.E_GAME_END:
-            winners = [q for q in range(8) if (a >> q) & 1]
+            lines.append(f"  seat {ev.seat}: {ev.points} penalty points (total {ev.total})")
+        elif kind == "game_end":
+            winners = [q for q in range(8) if (ev.winners >> q) & 1]
             lines += ["", "Game over; winner(s): " + ", ".join(f"seat {q}" for q in winners)]
-        elif code == R.E_ENGINE_FALLBACK:
+        elif kind == "engine_fallback":
             lines.append("    (engine: no legal meld phase found; nothing laid)")
     return "\n".join(lines)
 
@@ -139,7 +141,7 @@ def replay_text(unit, variant, table, seed, index) -> str:
     from simcards.games.contract_rummy.sim import run_chunk
 
     name = getattr(unit, "name", unit)
-    _, tr = run_chunk(name, variant, table, seed, index, 1, trace_rows=400_000)
+    _, events = run_chunk(name, variant, table, seed, index, 1, trace_rows=50_000)
     head = (f"Contract Rummy, {name} {index} of seed {seed}: {variant.num_players} players, "
             f"{variant.decks()} deck(s), {variant.jokers()} joker(s)")
-    return head + "\n" + format_trace(tr, variant)
+    return head + "\n" + format_trace(events, variant)

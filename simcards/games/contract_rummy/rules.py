@@ -8,16 +8,18 @@ contract, then makes joker swaps, extra melds and lay-offs, and retries with a c
 back (or with no disposal) whenever the end-of-phase constraints would fail.
 
 Randomness: stream 0 of the record shuffles (deals, refills, random first dealer),
-stream 1 feeds the policies. The optional trace (``tr``) logs every action as rows of
-``TRW`` integers, ``E_*`` codes below; replay.py prints it and referee.py re-checks it.
+stream 1 feeds the policies. The optional trace (a core/trace.py buffer, ``EVENTS`` below;
+an empty one when not tracing) receives every action as a named event; replay.py prints
+it and referee.py re-checks it.
 """
 import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
 from simcards.core.errors import IllegalAnswer
-from simcards.core.policy import Layout
+from simcards.core.policy import PARAM_SLOTS, Layout
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.scratch import stack_int64, stack_int64_2d
+from simcards.core.trace import NO_TRACE, TraceEvents, emit, tracing
 from simcards.core.jit import helper, inline, kernel
 from simcards.games.contract_rummy.melds import (
     ACE_MODE, DEEP_USE, EXHAUSTION, FINAL_DISCARD, GO_OUT_DISCARD, SWAP_SCOPE,
@@ -27,23 +29,46 @@ from simcards.games.contract_rummy.melds import (
     C_HANDS, C_JOKERS, C_LAYOFF_SAME, C_MAX_BUYS, C_MAX_DEPTH, C_MAX_TURNS, C_MIN_RUN, C_NDEALS,
     C_NO_RETURN, C_NPL, C_SWAP, C_SWAP_PLACE, C_SWAP_PRIOR, C_SWAP_SCOPE, C_SWAP_SETS,
     C_TAKE_AFTER, C_TIE, INF, JOKER, M_CONTRACT, M_HI,
-    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NCFG, NT, RUN, SET, add_to_meld,
+    M_JOK, M_KEY, M_KIND, M_LO, M_NAT, M_OWNER, MF, NT, RUN, SET, add_to_meld,
     final_fits, final_go_out, final_go_out_ok, find_contract, hand_penalty, joker_slot, meld_size, natural_slot, nib, penalty,
     pos_bounds, pos_type, popcount64,
 )
 from simcards.games.contract_rummy.view import (
-    MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_CFG, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
-    P_DRAW, P_FINAL_ALL, P_HAND_SIZE, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PILE, P_PILE_LEN, P_R,
+    MAX_CARDS, MAX_MELDS, MAX_SEATS, OPT_SIZE, P_BUYS, P_DEAL, P_DEALER, P_DOWN, P_DOWN_TURN,
+    P_DRAW, P_FINAL_ALL, P_HAND_SIZE, P_HLEN, P_NMELDS, P_NPL, P_OWN_TURN, P_PARAMS, P_PILE, P_PILE_LEN, P_R,
     P_S, P_SEAT, P_SINGLE_TOP, P_STOCK, P_TARGET, P_TOTAL, P_TURN, PUB_SIZE,
 )
 
 # no allocation below run_records (helper/inline with alloc=False: no reference counts; melds.py)
 
-# ---- trace events: row = (code, seat, a, b, c, d)
-TRW = 6
-E_DEAL, E_HAND, E_UPCARD, E_STOCK, E_TURN, E_DRAW_STOCK, E_REFILL, E_TAKE_TOP = 1, 2, 3, 4, 5, 6, 7, 8
-E_DEEP, E_DEEP_CARD, E_BUY, E_BUY_STOCK, E_CONTRACT, E_MELD, E_MCARD, E_LAYOFF = 9, 10, 11, 12, 13, 14, 15, 16
-E_SWAP, E_DISCARD, E_OUT, E_EXHAUSTED, E_SCORE, E_GAME_END, E_ENGINE_FALLBACK = 17, 18, 19, 20, 21, 22, 23
+# ---- trace events (core/trace.py), declared once: codes EV_DEAL = 1, EV_HAND = 2, ... in this order
+EVENTS = TraceEvents(
+    "contract-rummy",
+    deal=("dealer", "deal_no", "hand_size", "sets", "runs"),
+    hand=("seat", "card", "count"),  # card: a card type; count: copies dealt
+    upcard=("card",),
+    stock=("depth", "card"),  # depth 0 = the stock's top card
+    turn=("seat", "turn"),
+    draw_stock=("seat", "card"),
+    refill=("cards",),  # pile cards reshuffled into the stock (its order follows as stock events)
+    take_top=("seat", "card"),
+    deep=("seat", "depth", "target"),
+    deep_card=("seat", "card", "depth"),
+    buy=("seat", "card"),
+    buy_stock=("seat", "card"),
+    contract=("seat", "sets", "runs", "goes_out"),  # goes_out: the all-at-once final deal (3.6)
+    meld=("seat", "meld", "is_run", "key", "contract"),  # its cards follow as mcard events
+    mcard=("seat", "meld", "card", "slot"),  # slot: a run position or a set suit
+    layoff=("seat", "meld", "card", "slot"),
+    swap=("seat", "meld", "card", "slot"),  # card replaces the joker at slot
+    discard=("seat", "card"),
+    out=("seat", "by_discard"),
+    exhausted=("why", "turns"),  # why: EXH_*
+    score=("seat", "points", "total"),
+    game_end=("winners",),  # bitmask of seats
+    engine_fallback=("seat",),
+)
+EVENTS.export(globals())
 EXH_CAP, EXH_NO_DRAW, EXH_EMPTY_STOCK = 1, 2, 3
 
 # ---- per-deal statistics (st): the deal's counters, then per-seat slots (+ seat); constants S_*, NST
@@ -80,29 +105,20 @@ def new_state(trace_rows=0):
     s.pile_who = np.zeros(MAX_CARDS, np.int64)
     s.st = np.zeros(NST, np.int64)
     s.scratch = np.zeros(4 * MAX_CARDS + 4 * PUB_SIZE + 2 * MAX_MELDS * MF, np.int64)
-    s.tr = np.zeros((max(trace_rows, 1), TRW), np.int64)
-    s.trn = np.zeros(2, np.int64)  # [rows used, tracing flag]
-    s.trn[1] = 1 if trace_rows > 0 else 0
+    s.trace = EVENTS.buffer(trace_rows) if trace_rows > 0 else NO_TRACE  # no rows: not tracing
     return s
 
 
 # ------------------------------------------------------------------ small helpers
 
 
-@inline(alloc=False)  # a flag test at every call site
-def log(tr, trn, code, seat, a, b, c, d):
-    if trn[1] == 0:
-        return
-    i = trn[0]
-    if i >= tr.shape[0]:
-        return
-    tr[i, 0] = code
-    tr[i, 1] = seat
-    tr[i, 2] = a
-    tr[i, 3] = b
-    tr[i, 4] = c
-    tr[i, 5] = d
-    trn[0] = i + 1
+@inline(alloc=False)
+def ask_seat(pub, pparams, seat):
+    """The view for ``seat``'s policy: who decides, and that seat's policy parameters
+    (its ``PolicyTable.params`` row, fixed point) in the view's ``params`` slots."""
+    pub[P_SEAT] = seat
+    for k in range(PARAM_SLOTS):
+        pub[P_PARAMS + k] = pparams[seat, k]
 
 
 @helper(alloc=False)
@@ -174,7 +190,7 @@ def build_pack(cfg, pack):
 
 
 @helper(alloc=False)
-def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, trn, pack, known, kseat):
+def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, trace, pack, known, kseat):
     """Shuffle and deal deal ``k`` (0-based) as in 2.2; reset the deal state.
 
     With ``kseat`` >= 0 that seat's hand is the multiset ``known`` (int64[NT] counts, which
@@ -238,19 +254,19 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, tr, 
     # 3.6 defines the all-at-once deal for a final contract of runs only; a custom final
     # contract with sets is played like any other deal (docs/games/contract-rummy.md, decisions)
     pub[P_FINAL_ALL] = 1 if (cfg[C_FINAL_ALL] and k == cfg[C_NDEALS] - 1 and pub[P_S] == 0) else 0
-    if trn[1]:
-        log(tr, trn, E_DEAL, dealer, k + 1, h, pub[P_S], pub[P_R])
+    if tracing(trace):
+        emit(trace, EV_DEAL, dealer, k + 1, h, pub[P_S], pub[P_R])
         for q in range(n):
             for t in range(NT):
                 if hands[q, t]:
-                    log(tr, trn, E_HAND, q, t, hands[q, t], 0, 0)
-        log(tr, trn, E_UPCARD, -1, pub[P_PILE], 0, 0, 0)
+                    emit(trace, EV_HAND, q, t, hands[q, t], 0, 0)
+        emit(trace, EV_UPCARD, pub[P_PILE], 0, 0, 0, 0)
         for i in range(ns):
-            log(tr, trn, E_STOCK, -1, i, stock[ns - 1 - i], 0, 0)
+            emit(trace, EV_STOCK, i, stock[ns - 1 - i], 0, 0, 0)
 
 
 @helper(alloc=False)
-def refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
+def refill(cfg, pub, stock, pile_who, rng, st, trace):
     """Reshuffle the pile except its top card into the stock (2.4). False if impossible."""
     pl = pub[P_PILE_LEN]
     if pl < 2:
@@ -264,18 +280,18 @@ def refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
     pub[P_PILE_LEN] = 1
     pub[P_STOCK] = m
     st[S_REFILLS] += 1
-    if trn[1]:
-        log(tr, trn, E_REFILL, -1, m, 0, 0, 0)
+    if tracing(trace):
+        emit(trace, EV_REFILL, m, 0, 0, 0, 0)
         for j in range(m):
-            log(tr, trn, E_STOCK, -1, j, stock[m - 1 - j], 0, 0)
+            emit(trace, EV_STOCK, j, stock[m - 1 - j], 0, 0, 0)
     return True
 
 
 @helper(alloc=False)
-def stock_card(cfg, pub, stock, pile_who, rng, st, tr, trn):
+def stock_card(cfg, pub, stock, pile_who, rng, st, trace):
     """Pop the stock top, refilling first if allowed; -1 if no card."""
     if pub[P_STOCK] == 0:
-        if cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE or not refill(cfg, pub, stock, pile_who, rng, st, tr, trn):
+        if cfg[C_EXHAUST] != EXHAUSTION.RESHUFFLE or not refill(cfg, pub, stock, pile_who, rng, st, trace):
             return -1
     pub[P_STOCK] -= 1
     return stock[pub[P_STOCK]]
@@ -298,7 +314,7 @@ def stock_available(cfg, pub, need):
 
 
 @helper(alloc=False)
-def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr, trn):
+def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, trace):
     """Put a new meld (a solution row) on the table from ``hand``."""
     i = pub[P_NMELDS]
     m = melds[i]
@@ -307,7 +323,7 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
     m[M_OWNER] = p
     m[M_CONTRACT] = contract
     pub[P_NMELDS] = i + 1
-    log(tr, trn, E_MELD, p, i, m[M_KIND], m[M_KEY], contract)
+    emit(trace, EV_MELD, p, i, m[M_KIND], m[M_KEY], contract)
     n = 0
     if m[M_KIND] == RUN:
         for pos in range(m[M_LO], m[M_HI] + 1):
@@ -322,7 +338,7 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
             n += 1
             if t == target:
                 placed[0] += 1
-            log(tr, trn, E_MCARD, p, i, t, pos, 0)
+            emit(trace, EV_MCARD, p, i, t, pos, 0)
     else:
         for s in range(4):
             for _ in range(nib(m[M_NAT], s)):
@@ -331,7 +347,7 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
                 n += 1
                 if t == target:
                     placed[0] += 1
-                log(tr, trn, E_MCARD, p, i, t, s, 0)
+                emit(trace, EV_MCARD, p, i, t, s, 0)
             for _ in range(nib(m[M_JOK], s)):
                 hand[JOKER] -= 1
                 n += 1
@@ -340,14 +356,14 @@ def lay_meld(cfg, hand, pub, melds, p, sol_row, contract, target, placed, st, tr
                     st[S_PENDING] -= 1
                 if target == JOKER:
                     placed[0] += 1
-                log(tr, trn, E_MCARD, p, i, JOKER, s, 0)
+                emit(trace, EV_MCARD, p, i, JOKER, s, 0)
     pub[P_HLEN + p] -= n
     if not contract:
         st[S_EXTRA_MELDS] += 1
 
 
 @helper(alloc=False)
-def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
+def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, trace):
     add_to_meld(cfg, melds[i], slot, t == JOKER)
     hand[t] -= 1
     pub[P_HLEN + p] -= 1
@@ -357,7 +373,7 @@ def lay_off(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
         placed[1] -= 1
         st[S_PENDING] -= 1
     st[S_LAYOFFS] += 1
-    log(tr, trn, E_LAYOFF, p, i, t, slot, 0)
+    emit(trace, EV_LAYOFF, p, i, t, slot, 0)
 
 
 @helper(alloc=False)
@@ -407,7 +423,7 @@ def _pos_ok(cfg, p):
 
 
 @helper(alloc=False)
-def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
+def closure(cfg, hand, pub, melds, p, target, placed, st, trace):
     """Lay off natural cards until nothing more fits (safe among lay-offs, 9.3)."""
     changed = True
     while changed:
@@ -418,7 +434,7 @@ def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
                 for i in range(pub[P_NMELDS]):
                     sl = natural_slot(cfg, melds[i], t)
                     if sl != -1:
-                        lay_off(cfg, hand, pub, melds, p, i, t, sl, target, placed, st, tr, trn)
+                        lay_off(cfg, hand, pub, melds, p, i, t, sl, target, placed, st, trace)
                         changed = True
                         done = True
                         break
@@ -427,7 +443,7 @@ def closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn):
 
 
 @helper(alloc=False)
-def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
+def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, trace):
     """Joker swaps (3.3.4): take back jokers whose declared card is held; re-place each at once."""
     if cfg[C_SWAP] == 0:
         return
@@ -446,7 +462,7 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
                     continue
                 m[M_JOK] &= ~(1 << pos)
                 m[M_NAT] |= 1 << pos
-                _swapped(cfg, hand, pub, melds, p, i, t, pos, target, placed, st, tr, trn)
+                _swapped(cfg, hand, pub, melds, p, i, t, pos, target, placed, st, trace)
         elif cfg[C_SWAP_SETS]:
             for s in range(4):
                 if nib(m[M_JOK], s) == 0:
@@ -456,11 +472,11 @@ def try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn):
                     continue
                 m[M_JOK] -= 1 << (4 * s)
                 m[M_NAT] += 1 << (4 * s)
-                _swapped(cfg, hand, pub, melds, p, i, t, s, target, placed, st, tr, trn)
+                _swapped(cfg, hand, pub, melds, p, i, t, s, target, placed, st, trace)
 
 
 @helper(alloc=False)
-def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
+def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, trace):
     hand[t] -= 1
     hand[JOKER] += 1
     if t == target and cfg[C_DEEP_USE] == DEEP_USE.MELD_OR_LAYOFF:
@@ -468,17 +484,17 @@ def _swapped(cfg, hand, pub, melds, p, i, t, slot, target, placed, st, tr, trn):
     if target == JOKER:
         placed[0] -= 1
     st[S_SWAPS] += 1
-    log(tr, trn, E_SWAP, p, i, t, slot, 0)
+    emit(trace, EV_SWAP, p, i, t, slot, 0)
     j, sl = joker_target_slot(cfg, hand, pub, melds, i)
     if j >= 0:
-        lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
+        lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, trace)
     else:
         placed[1] += 1  # kept (only possible without joker_swap_must_place)
         st[S_PENDING] += 1
 
 
 @helper(alloc=False)
-def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, sol):
+def extra_melds(cfg, hand, pub, melds, p, target, placed, st, trace, budget, sol):
     """Lay new melds from the hand (runs first), target first; ``budget`` = jokers allowed."""
     while True:
         found = -1
@@ -498,11 +514,11 @@ def extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, budget, s
         if found < 0:
             return
         # refuse degenerate all-joker shortcuts: a meld must take at least one natural
-        lay_meld(cfg, hand, pub, melds, p, sol[0], 0, target, placed, st, tr, trn)
+        lay_meld(cfg, hand, pub, melds, p, sol[0], 0, target, placed, st, trace)
 
 
 @helper(alloc=False)
-def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol):
+def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, trace, sol):
     """A down player's lay-offs, swaps and extra melds; ``reserve`` type is kept back.
 
     A deep-take target that fits a meld is laid off first; ``reserve`` = -2 does only that.
@@ -511,7 +527,7 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
         for i in range(pub[P_NMELDS]):
             sl = natural_slot(cfg, melds[i], target)
             if sl != -1:
-                lay_off(cfg, hand, pub, melds, p, i, target, sl, target, placed, st, tr, trn)
+                lay_off(cfg, hand, pub, melds, p, i, target, sl, target, placed, st, trace)
                 break
     if reserve == -2:
         return
@@ -519,20 +535,20 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
     if hidden:
         hand[reserve] -= 1
         pub[P_HLEN + p] -= 1
-    try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, tr, trn)
+    try_swaps(cfg, hand, pub, melds, p, t_turn, target, placed, st, trace)
     if cfg[C_EXTRA_MELDS]:
-        extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, 0, sol)
-    closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+        extra_melds(cfg, hand, pub, melds, p, target, placed, st, trace, 0, sol)
+    closure(cfg, hand, pub, melds, p, target, placed, st, trace)
     while hand[JOKER] > 0:
         before = pub[P_HLEN + p]
         if cfg[C_EXTRA_MELDS]:
-            extra_melds(cfg, hand, pub, melds, p, target, placed, st, tr, trn, hand[JOKER], sol)
-            closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+            extra_melds(cfg, hand, pub, melds, p, target, placed, st, trace, hand[JOKER], sol)
+            closure(cfg, hand, pub, melds, p, target, placed, st, trace)
         if hand[JOKER] > 0:
             j, sl = joker_target_slot(cfg, hand, pub, melds, -1)
             if j >= 0:
-                lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, tr, trn)
-                closure(cfg, hand, pub, melds, p, target, placed, st, tr, trn)
+                lay_off(cfg, hand, pub, melds, p, j, JOKER, sl, target, placed, st, trace)
+                closure(cfg, hand, pub, melds, p, target, placed, st, trace)
         if pub[P_HLEN + p] == before:
             break
     if hidden:
@@ -544,13 +560,13 @@ def dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, t
 
 
 @helper(alloc=False)
-def snap_save(hand, pub, melds, st, trn, buf):
+def snap_save(hand, pub, melds, st, trace, buf):
     nm = pub[P_NMELDS]
     k = 0
     for t in range(NT):
         buf[k] = hand[t]
         k += 1
-    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
+    for i in range(P_PILE):  # the pile and the policy parameters never change in a meld phase
         buf[k] = pub[i]
         k += 1
     for i in range(nm):
@@ -560,16 +576,16 @@ def snap_save(hand, pub, melds, st, trn, buf):
     for i in range(S_SCORE):  # the deal's counters (the per-seat slots follow)
         buf[k] = st[i]
         k += 1
-    buf[k] = trn[0]
+    buf[k] = trace[0, 0] if tracing(trace) else 0  # events emitted so far
 
 
 @helper(alloc=False)
-def snap_load(hand, pub, melds, st, trn, buf):
+def snap_load(hand, pub, melds, st, trace, buf):
     k = 0
     for t in range(NT):
         hand[t] = buf[k]
         k += 1
-    for i in range(P_CFG):  # the rule copy and the pile never change in a meld phase
+    for i in range(P_PILE):  # the pile and the policy parameters never change in a meld phase
         pub[i] = buf[k]
         k += 1
     nm = pub[P_NMELDS]
@@ -580,14 +596,15 @@ def snap_load(hand, pub, melds, st, trn, buf):
     for i in range(S_SCORE):
         st[i] = buf[k]
         k += 1
-    trn[0] = buf[k]
+    if tracing(trace):  # drop the events of the phase being undone
+        trace[0, 0] = buf[k]
 
 
 # ------------------------------------------------------------------ meld phase
 
 
 @helper(alloc=False)
-def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed, st, tr, trn, sol):
+def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed, st, trace, sol):
     """One candidate meld phase: 1 if it meets 3.4, 0 if not, -1 if no reserve choice can help.
 
     ``reserve``: a card type kept back from disposal, -1 none, -2 no disposal at all."""
@@ -598,7 +615,7 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
         if not go_down:
             return 1 if end_ok(hand, cfg, pub, p, placed) else -1
         if pub[P_FINAL_ALL]:
-            return 1 if final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol) else -1
+            return 1 if final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol) else -1
         force = -1
         if target >= 0 and target < 52 and (cfg[C_DEEP_USE] == DEEP_USE.MELD_ONLY or not cfg[C_LAYOFF_SAME]):
             force = target
@@ -609,23 +626,23 @@ def contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, go_down, placed,
             n = find_contract(hand, S, R, cfg, hand[JOKER], -1, True, sol)
         if n < 0:
             return -1
-        log(tr, trn, E_CONTRACT, p, S, R, 0, 0)
+        emit(trace, EV_CONTRACT, p, S, R, 0, 0)
         for j in range(n):
-            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, tr, trn)
+            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, trace)
         pub[P_DOWN + p] = 1
         pub[P_DOWN_TURN + p] = t_turn
         if cfg[C_EXTRA_CARDS] and not cfg[C_LAYOFF_SAME] and reserve != -2:
             # longer contract melds (1.5.3): extend the new contract melds only
-            own_closure(cfg, hand, pub, melds, p, pub[P_NMELDS] - n, target, placed, st, tr, trn, reserve)
+            own_closure(cfg, hand, pub, melds, p, pub[P_NMELDS] - n, target, placed, st, trace, reserve)
     if pub[P_DOWN + p] and (reserve != -2 or target >= 0) and (pub[P_DOWN_TURN + p] < t_turn or cfg[C_LAYOFF_SAME]):
-        dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, tr, trn, sol)
+        dispose(cfg, hand, pub, melds, p, t_turn, reserve, target, placed, st, trace, sol)
     if target >= 0 and placed[0] < 1:
         return -1  # keeping a card back never helps to place the target
     return 1 if end_ok(hand, cfg, pub, p, placed) else 0
 
 
 @helper(alloc=False)
-def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, reserve):
+def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, trace, reserve):
     """Longer contract melds: extend the melds from index ``first`` with held naturals."""
     hidden = reserve >= 0 and hand[reserve] > 0
     if hidden:
@@ -644,7 +661,7 @@ def own_closure(cfg, hand, pub, melds, p, first, target, placed, st, tr, trn, re
                     pub[P_HLEN + p] -= 1
                     if t == target:
                         placed[0] += 1
-                    log(tr, trn, E_MCARD, p, i, t, sl, 0)
+                    emit(trace, EV_MCARD, p, i, t, sl, 0)
                     changed = True
                     break
     if hidden:
@@ -669,7 +686,7 @@ def final_possible(hand, R):
 
 
 @helper(alloc=False)
-def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
+def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol):
     """All-at-once final deal (3.6): go out now or lay nothing."""
     rule = discard_rule(cfg, pub)
     target = pub[P_TARGET]
@@ -695,9 +712,9 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
             n = -1
         if n < 0:
             continue
-        log(tr, trn, E_CONTRACT, p, pub[P_S], R, 1, 0)
+        emit(trace, EV_CONTRACT, p, pub[P_S], R, 1, 0)
         for j in range(n):
-            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, tr, trn)
+            lay_meld(cfg, hand, pub, melds, p, sol[j], 1, target, placed, st, trace)
         pub[P_DOWN + p] = 1
         pub[P_DOWN_TURN + p] = t_turn
         return end_ok(hand, cfg, pub, p, placed)
@@ -705,18 +722,18 @@ def final_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol):
 
 
 @helper(alloc=False)
-def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
+def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol, buf):
     """Play the first legal meld phase that goes down/disposes, trying reserve choices in
     order (none, each legal discard type, no disposal); ``buf`` holds the starting state."""
     for k in range(-1, NT + 1):
         reserve = -2 if k == NT else k
         if k != -1:
-            snap_load(hand, pub, melds, st, trn, buf)
+            snap_load(hand, pub, melds, st, trace, buf)
             if k < NT and (hand[k] == 0 or (cfg[C_NO_RETURN] and k == pub[P_SINGLE_TOP])):
                 continue
         placed[0] = 0
         placed[1] = 0
-        rc = contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, True, placed, st, tr, trn, sol)
+        rc = contract_attempt(cfg, hand, pub, melds, p, t_turn, reserve, True, placed, st, trace, sol)
         if rc == 1:
             return True
         if rc == -1:
@@ -725,7 +742,7 @@ def best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf
 
 
 @helper(alloc=False)
-def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, opts, buf, sol, ask):
+def meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, pparams, rng, opts, buf, sol, ask):
     """Plan and play the meld phase (3.3/3.4). Returns True if a legal phase was played."""
     hand = hands[p]
     placed = stack_int64(2)
@@ -739,28 +756,28 @@ def meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng, o
             and find_contract(hand, pub[P_S], pub[P_R], cfg, hand[JOKER], -1, True, sol) < 0):
         # not down and no contract in hand: the phase is empty (contract_attempt's search)
         return end_ok(hand, cfg, pub, p, placed)
-    snap_save(hand, pub, melds, st, trn, buf)
+    snap_save(hand, pub, melds, st, trace, buf)
     was_down = pub[P_DOWN + p]
-    if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf):
-        snap_load(hand, pub, melds, st, trn, buf)
+    if not best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol, buf):
+        snap_load(hand, pub, melds, st, trace, buf)
         placed[0] = 0
         placed[1] = 0
-        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
+        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, trace, sol) == 1
     if ask and not was_down and pub[P_DOWN + p] and pub[P_TARGET] < 0 and not pub[P_FINAL_ALL]:
         opts[0] = pub[P_HLEN + p]
         opts[1] = hand_penalty(hand, cfg)
         opts[2] = 1 if pub[P_HLEN + p] == 0 else 0
         # the policy decides looking at the hand it holds before laying down
-        snap_load(hand, pub, melds, st, trn, buf)
-        pub[P_SEAT] = p
-        answer = go_down_f[p](hand, pub, melds, opts, rng)
+        snap_load(hand, pub, melds, st, trace, buf)
+        ask_seat(pub, pparams, p)
+        answer = go_down_f[p](hand, pub, melds, opts, cfg, rng)
         if answer != 0 and answer != 1:
             illegal(st, DEC_GO_DOWN, p, answer)
         if answer == 1:
-            return best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf)
+            return best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol, buf)
         placed[0] = 0
         placed[1] = 0
-        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, tr, trn, sol) == 1
+        return contract_attempt(cfg, hand, pub, melds, p, t_turn, -2, False, placed, st, trace, sol) == 1
     return True
 
 
@@ -865,7 +882,7 @@ def deep_prefilter(cfg, hand, pub, melds, p, target, sol):
 
 
 @helper(alloc=False)
-def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
+def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, trace, buf, buf2, sol, opts):
     """Whether DEEP(d) leaves a legal meld phase placing the target (checked by playing it
     on a copy of the state)."""
     hand = hands[p]
@@ -886,8 +903,7 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
             if natural_slot(cfg, melds[i], target) != -1:
                 return True
     # play it on the real arrays, then restore everything
-    tr_flag = trn[1]
-    trn[1] = 0
+    trace = trace[:0]  # the trial phase is not traced
     for k in range(1, d + 1):
         hand[pub[P_PILE + pl - k]] += 1
     pub[P_HLEN + p] += d
@@ -897,15 +913,14 @@ def deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol
     placed = stack_int64(2)
     placed[0] = 0
     placed[1] = 0
-    snap_save(hand, pub, melds, st, trn, buf2)
-    ok = best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, tr, trn, sol, buf2)
-    snap_load(hand, pub, melds, st, trn, buf2)
+    snap_save(hand, pub, melds, st, trace, buf2)
+    ok = best_attempt(cfg, hand, pub, melds, p, t_turn, placed, st, trace, sol, buf2)
+    snap_load(hand, pub, melds, st, trace, buf2)
     for k in range(1, d + 1):
         hand[pub[P_PILE + pl - k]] -= 1
     pub[P_HLEN + p] -= d
     pub[P_PILE_LEN] = pl
     pub[P_TARGET] = -1
-    trn[1] = tr_flag
     return ok
 
 
@@ -921,7 +936,7 @@ def _feasible_with(cfg, hand, pub, pl, d, sol):
 
 
 @helper(alloc=False)
-def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, with_deep):
+def draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, sol, with_deep):
     """Legal draws into opts (0 stock, 1 top, d deep). With ``with_deep`` = 0 the deep takes
     are not worked out; -1 is listed instead when some may exist (ASK_DEEP). Otherwise deep
     takes down to depth ``with_deep`` are listed."""
@@ -976,7 +991,7 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
             for d in range(mind, maxd + 1):
                 if n + 1 >= OPT_SIZE:
                     break
-                if deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, tr, trn, buf, buf2, sol, opts):
+                if deep_legal(cfg, hands, pub, melds, p, t_turn, d, st, trace, buf, buf2, sol, opts):
                     n += 1
                     opts[n] = d
     opts[0] = n
@@ -984,7 +999,7 @@ def draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2
 
 
 @helper(alloc=False)
-def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, tr, trn, buy_f, opts):
+def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, pparams, opts):
     """"May I" (3.2.1): others may buy the top discard before p draws from the stock."""
     n = cfg[C_NPL]
     pl = pub[P_PILE_LEN]
@@ -1006,8 +1021,8 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
             return
         top = pub[P_PILE + pl - 1]
         opts[0] = top
-        pub[P_SEAT] = q
-        answer = buy_f[q](hands[q], pub, melds, opts, rng_pol)
+        ask_seat(pub, pparams, q)
+        answer = buy_f[q](hands[q], pub, melds, opts, cfg, rng_pol)
         if answer != 0 and answer != 1:
             illegal(st, DEC_BUY, q, answer)
         if answer == 0:
@@ -1015,12 +1030,12 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
         pub[P_PILE_LEN] = pl - 1
         hands[q, top] += 1
         pub[P_HLEN + q] += 1
-        log(tr, trn, E_BUY, q, top, 0, 0, 0)
+        emit(trace, EV_BUY, q, top, 0, 0, 0)
         for _ in range(pen):
-            c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, tr, trn)
+            c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, trace)
             hands[q, c] += 1
             pub[P_HLEN + q] += 1
-            log(tr, trn, E_BUY_STOCK, q, c, 0, 0, 0)
+            emit(trace, EV_BUY_STOCK, q, c, 0, 0, 0)
         pub[P_BUYS + q] += 1
         st[S_BUYS] += 1
         return
@@ -1030,8 +1045,8 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
 
 
 @helper(alloc=False)
-def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol):
+def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng_deck, rng_pol,
+              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol):
     hand = hands[p]
     pub[P_SEAT] = p
     pub[P_TURN] = t_turn
@@ -1040,12 +1055,12 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     pub[P_TARGET] = -1
     st[S_OWN_TURNS + p] += 1
     pub[P_OWN_TURN] = st[S_OWN_TURNS + p]
-    log(tr, trn, E_TURN, p, t_turn, 0, 0, 0)
-    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, 0)
+    emit(trace, EV_TURN, p, t_turn, 0, 0, 0)
+    n = draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, sol, 0)
     if n == 0:
         return T_NO_DRAW
-    pub[P_SEAT] = p
-    choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+    ask_seat(pub, pparams, p)
+    choice = draw_f[p](hand, pub, melds, opts, cfg, rng_pol)
     asked = False
     for i in range(1, n + 1):
         if opts[i] == ASK_DEEP:
@@ -1053,11 +1068,11 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     if asked and choice <= ASK_DEEP:
         # the policy wants to see the deep takes (all, or down to depth -choice): list them
         depth = INF if choice == ASK_DEEP else -choice
-        n = draw_options(cfg, hands, pub, melds, p, t_turn, st, tr, trn, opts, buf, buf2, sol, depth)
+        n = draw_options(cfg, hands, pub, melds, p, t_turn, st, trace, opts, buf, buf2, sol, depth)
         if n == 0:
             return T_NO_DRAW
-        pub[P_SEAT] = p
-        choice = draw_f[p](hand, pub, melds, opts, rng_pol)
+        ask_seat(pub, pparams, p)
+        choice = draw_f[p](hand, pub, melds, opts, cfg, rng_pol)
     valid = False
     for i in range(1, n + 1):
         if opts[i] == choice:
@@ -1067,12 +1082,12 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     pub[P_DRAW] = choice
     if choice == 0:
         if cfg[C_BUY]:
-            buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, tr, trn, buy_f, opts)
-        c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, tr, trn)
+            buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st, trace, buy_f, pparams, opts)
+        c = stock_card(cfg, pub, stock, pile_who, rng_deck, st, trace)
         hand[c] += 1
         pub[P_HLEN + p] += 1
         st[S_STOCK_DRAWS] += 1
-        log(tr, trn, E_DRAW_STOCK, p, c, 0, 0, 0)
+        emit(trace, EV_DRAW_STOCK, p, c, 0, 0, 0)
     elif choice == 1:
         pl = pub[P_PILE_LEN]
         c = pub[P_PILE + pl - 1]
@@ -1081,27 +1096,27 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
         pub[P_HLEN + p] += 1
         pub[P_SINGLE_TOP] = c
         st[S_TOP_TAKES] += 1
-        log(tr, trn, E_TAKE_TOP, p, c, 0, 0, 0)
+        emit(trace, EV_TAKE_TOP, p, c, 0, 0, 0)
     else:
         pl = pub[P_PILE_LEN]
         target = pub[P_PILE + pl - choice]
-        log(tr, trn, E_DEEP, p, choice, target, 0, 0)
+        emit(trace, EV_DEEP, p, choice, target, 0, 0)
         for k in range(1, choice + 1):
             c = pub[P_PILE + pl - k]
             hand[c] += 1
-            log(tr, trn, E_DEEP_CARD, p, c, k, 0, 0)
+            emit(trace, EV_DEEP_CARD, p, c, k, 0, 0)
         pub[P_HLEN + p] += choice
         pub[P_PILE_LEN] = pl - choice
         pub[P_TARGET] = target
         st[S_DEEP_TAKES] += 1
         st[S_DEEP_CARDS] += choice
     st[S_PENDING] = 0
-    ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, tr, trn, go_down_f, rng_pol, opts, buf, sol, True)
+    ok = meld_phase(cfg, hands, pub, melds, p, t_turn, st, trace, go_down_f, pparams, rng_pol, opts, buf, sol, True)
     if not ok:
         st[S_FALLBACKS] += 1
-        log(tr, trn, E_ENGINE_FALLBACK, p, 0, 0, 0, 0)
+        emit(trace, EV_ENGINE_FALLBACK, p, 0, 0, 0, 0)
     if pub[P_HLEN + p] == 0:
-        log(tr, trn, E_OUT, p, 0, 0, 0, 0)
+        emit(trace, EV_OUT, p, 0, 0, 0, 0)
         return T_OUT
     n = legal_discards(hand, cfg, pub, opts, st[S_PENDING])
     if n == 0:
@@ -1113,8 +1128,8 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
                 break
         n = 1
         st[S_FALLBACKS] += 1
-    pub[P_SEAT] = p
-    c = discard_f[p](hand, pub, melds, opts, rng_pol)
+    ask_seat(pub, pparams, p)
+    c = discard_f[p](hand, pub, melds, opts, cfg, rng_pol)
     valid = False
     for i in range(1, n + 1):
         if opts[i] == c:
@@ -1127,20 +1142,20 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, tr, trn, r
     pub[P_PILE + pl] = c
     pile_who[pl] = p
     pub[P_PILE_LEN] = pl + 1
-    log(tr, trn, E_DISCARD, p, c, 0, 0, 0)
+    emit(trace, EV_DISCARD, p, c, 0, 0, 0)
     if pub[P_HLEN + p] == 0:
-        log(tr, trn, E_OUT, p, 1, 0, 0, 0)
+        emit(trace, EV_OUT, p, 1, 0, 0, 0)
         return T_OUT
     return T_CONTINUE
 
 
 @helper(alloc=False)
-def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat):
+def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
+              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat):
     """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``known``, see
     deal_cards); scores in st[S_SCORE + seat]."""
     n = cfg[C_NPL]
-    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, tr, trn, pack, known, kseat)
+    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, trace, pack, known, kseat)
     p = (dealer + 1) % n
     t = 0
     out = -1
@@ -1150,8 +1165,8 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, r
             exhausted = EXH_EMPTY_STOCK
             break
         t += 1
-        r = play_turn(cfg, hands, pub, melds, stock, pile_who, p, t, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol)
+        r = play_turn(cfg, hands, pub, melds, stock, pile_who, p, t, st, trace, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol)
         if r == T_OUT:
             out = p
             break
@@ -1166,7 +1181,7 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, r
     st[S_EXHAUSTED] = 1 if exhausted else 0
     st[S_OUT] = out
     if exhausted:
-        log(tr, trn, E_EXHAUSTED, -1, exhausted, t, 0, 0)
+        emit(trace, EV_EXHAUSTED, exhausted, t, 0, 0, 0)
     for q in range(n):
         st[S_LEFT + q] = pub[P_HLEN + q]
         sc = 0 if q == out else hand_penalty(hands[q], cfg)
@@ -1176,7 +1191,7 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, r
             # own-turn index of turn dt: seat q plays turns first_q, first_q + n, ...
             first_q = (q - dealer - 1) % n + 1
             st[S_DOWN_OWN + q] = (dt - first_q) // n + 1
-        log(tr, trn, E_SCORE, q, sc, pub[P_TOTAL + q] + sc, 0, 0)
+        emit(trace, EV_SCORE, q, sc, pub[P_TOTAL + q] + sc, 0, 0)
 
 
 # ------------------------------------------------------------------ records
@@ -1242,8 +1257,8 @@ def game_winners(totals, wins, n, tie_break):
 
 
 @kernel  # allocates its owners: needs the runtime
-def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f,
-                hands, pub, melds, stock, pile_who, st, tr, trn, scratch, known, kseat, totals0):
+def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f, pparams,
+                hands, pub, melds, stock, pile_who, st, trace, scratch, known, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
 
     ``known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in deal ``contract``
@@ -1258,13 +1273,11 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
     rng_deck, rng_pol, opts = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
     sol, pack, totals, wins = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6])
     cfg, out, hands, pub, melds = borrowed(cfg), borrowed(out), borrowed(hands), borrowed(pub), borrowed(melds)
-    stock, pile_who, st, tr, trn = borrowed(stock), borrowed(pile_who), borrowed(st), borrowed(tr), borrowed(trn)
-    scratch, known, totals0 = borrowed(scratch), borrowed(known), borrowed(totals0)
+    stock, pile_who, st, trace = borrowed(stock), borrowed(pile_who), borrowed(st), borrowed(trace)
+    scratch, known, totals0, pparams = borrowed(scratch), borrowed(known), borrowed(totals0), borrowed(pparams)
     half = scratch.shape[0] // 2
     buf = scratch[:half]
     buf2 = scratch[half:]
-    for q in range(NCFG):
-        pub[P_CFG + q] = cfg[q]
     pub[P_NPL] = n
     for i in range(count):
         idx = np.uint64(start + i)
@@ -1283,16 +1296,16 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
         if not unit_game:
             k = cfg[C_UNIT_DEAL]
             dealer = (first + k) % n
-            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known, kseat)
+            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat)
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
         k0 = cfg[C_UNIT_DEAL] if kseat >= 0 else 0
         for k in range(k0, nd):
             dealer = (first + k) % n
-            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, tr, trn, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, opts, buf, buf2, sol, pack, known,
+            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
+                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known,
                       kseat if k == k0 else -1)
             base = GAME_HEAD + k * GAME_PER_DEAL
             row[base] = st[S_TURNS]
@@ -1307,7 +1320,7 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
                 totals[q] += st[S_SCORE + q]
                 pub[P_TOTAL + q] = totals[q]
         mask = game_winners(totals, wins, n, cfg[C_TIE])
-        log(tr, trn, E_GAME_END, -1, mask, 0, 0, 0)
+        emit(trace, EV_GAME_END, mask, 0, 0, 0, 0)
         row[0] = n
         row[1] = cfg[C_DECKS]
         row[2] = cfg[C_JOKERS]

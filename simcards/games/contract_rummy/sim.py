@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core.errors import kernel_errors
+from simcards.core.trace import NO_TRACE
 from simcards.games.contract_rummy import melds as M
 from simcards.games.contract_rummy.policies import DECISIONS
 from simcards.games.contract_rummy import rules
@@ -53,7 +54,8 @@ def variant_config(v: ContractRummyVariant) -> np.ndarray:
 
 def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start: int, count: int,
               trace_rows: int = 0, known=None, seat: int = -1, totals=None):
-    """Records start..start+count-1 as an int64 array; with ``trace_rows`` also the trace.
+    """Records start..start+count-1 as an int64 array; with ``trace_rows`` (the trace buffer's
+    first size; it grows until the trace fits) also the trace, as ``rules.EVENTS`` events.
 
     ``known`` (int64[NT] card-type counts) and ``seat``: seat ``seat`` is dealt exactly
     ``known`` in deal ``variant.contract`` and the rest is dealt uniformly around it
@@ -67,14 +69,17 @@ def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start:
         totals0[: len(totals)] = totals
     game = unit == "game"
     ncols = rules.GAME_NCOLS if game else rules.DEAL_NCOLS
-    out = np.zeros((count, ncols), np.int64)
-    s = rules.new_state(trace_rows)
-    with kernel_errors("contract-rummy", DECISIONS, table, record=s.st[rules.S_ERROR:rules.S_ERROR + 3],
-                       where=f"seed {seed}, records {start}..{start + count - 1}"):
-        rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
-                          table["discard"], table["buy"], s.hands, s.pub, s.melds, s.stock, s.pile_who,
-                          s.st, s.tr, s.trn, s.scratch,
-                          np.asarray(known, np.int64), np.int64(seat), totals0)
+
+    def run(trace):
+        out = np.zeros((count, ncols), np.int64)
+        s = rules.new_state()
+        with kernel_errors("contract-rummy", DECISIONS, table, record=s.st[rules.S_ERROR:rules.S_ERROR + 3],
+                           where=f"seed {seed}, records {start}..{start + count - 1}"):
+            rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
+                              table["discard"], table["buy"], table.params, s.hands, s.pub, s.melds, s.stock, s.pile_who,
+                              s.st, trace, s.scratch, np.asarray(known, np.int64), np.int64(seat), totals0)
+        return out
+
     if trace_rows:
-        return out, s.tr[: s.trn[0]].copy()
-    return out
+        return rules.EVENTS.collect(run, trace_rows)
+    return run(NO_TRACE)

@@ -151,8 +151,25 @@ class ContractRummyVariant(Variant):
             raise SimcardsError(f"{where} max_turns_per_deal must be >= num_players ({n})")
         if self.first_dealer != "random" and int(self.first_dealer) >= n:
             raise SimcardsError(f"{where} first_dealer must be random or a seat 0..{n - 1}; got {self.first_dealer!r}")
+        self._check_final_deal(where)
         if self.contract > len(self.contracts):
             raise SimcardsError(f"{where} contract must be 1..{len(self.contracts)} (the deal to simulate)")
+
+    def _check_final_deal(self, where: str) -> None:
+        """Refuse an all-at-once final deal (3.6) in which nobody could ever go out: its runs
+        (one per suit, at most 14 cards with ace_mode=both, else 13) cannot hold the cards
+        that must be melded (the hand, plus the drawn card when no discard is allowed)."""
+        sets, runs = self.contract_pairs()[-1]
+        if not self.final_deal_all_at_once or sets:
+            return  # a final contract with sets is played as an ordinary deal (docs)
+        rule = self.go_out_discard if self.final_deal_go_out_discard == "same" else self.final_deal_go_out_discard
+        meld = self.hand_sizes[-1] + (1 if rule == "forbidden" else 0)
+        longest = 14 if self.ace_mode == "both" else 13
+        if meld > runs * longest:
+            raise SimcardsError(
+                f"{where} hand_sizes: in the all-at-once final deal (deal {len(self.contracts)}) a player must "
+                f"meld {meld} cards into {runs} run(s) of at most {longest} cards, so nobody could go out; "
+                f"deal fewer cards or set final_deal_all_at_once=false")
 
 
 PRESETS = {

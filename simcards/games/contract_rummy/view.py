@@ -1,6 +1,6 @@
 """The public state view a policy receives (section 1.8: only what a player may see).
 
-Every decision function is called as ``f(hand, pub, melds, opts, rng)``:
+Every decision function is called as ``f(hand, pub, melds, opts, cfg, rng)``:
 
 - ``hand``: int64[53], the deciding player's own cards, count per card type
   (0..51 core card numbers, 52 the joker).
@@ -8,10 +8,11 @@ Every decision function is called as ``f(hand, pub, melds, opts, rng)``:
 - ``melds``: int64[MAX_MELDS, MF], the table melds (first ``pub[P_NMELDS]`` rows; see
   ``melds.py`` for the fields).
 - ``opts``: int64[OPT_SIZE], decision-specific options (see policies.py).
+- ``cfg``: int64[NCFG], the house rules (slots ``melds.CFG``, constants ``melds.C_*``), which
+  the meld helpers of ``melds.py`` take.
 - ``rng``: uint64[1], the record's policy random stream (``simcards.core.rng``).
 """
-from simcards.core.policy import Layout
-from simcards.games.contract_rummy.melds import NCFG
+from simcards.core.policy import PARAM_SLOTS, Layout
 
 MAX_SEATS = 8
 MAX_MELDS = 96
@@ -40,6 +41,6 @@ VIEW = Layout("contract-rummy view",
               hlen=MAX_SEATS,  # + seat: cards in hand
               total=MAX_SEATS,  # + seat: game total before this deal
               buys=MAX_SEATS,  # + seat: buys this deal
-              cfg=NCFG,  # the rule configuration (melds.CFG: P_CFG + C_*)
-              pile=MAX_CARDS)  # + i: pile cards, bottom (i = 0) to top (i = pile_len - 1)
+              pile=MAX_CARDS,  # + i: pile cards, bottom (i = 0) to top (i = pile_len - 1)
+              params=PARAM_SLOTS)  # + k: the deciding seat's policy parameter k (param_value)
 VIEW.export(globals(), "P_", size="PUB_SIZE")

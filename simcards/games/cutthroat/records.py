@@ -51,14 +51,15 @@ def _column(name: str) -> Column:
     return Column(name, _HELP[name])
 
 
-def _unit(name, plural, columns, help, chunk):
-    return Unit(name, plural, tuple(_column(c) for c in columns), help, chunk)
+def _unit(name, plural, columns, help, chunk, objective=None):
+    return Unit(name, plural, tuple(_column(c) for c in columns), help, chunk, objective=objective)
 
 
 UNITS = (
     # chunk sizes: a few tenths of a second of work on one core
     _unit("deal", "deals", DEAL_COLUMNS, "one hand from 0-0 scores: bids, tricks, points, hand features", 100_000),
-    _unit("game", "games", GAME_COLUMNS, "one game to the target score (ties play on)", 5_000),
+    _unit("game", "games", GAME_COLUMNS, "one game to the target score (ties play on)", 5_000,
+          objective=("win_share", "seat 0")),
     _unit("tournament", "tournaments", TOURNAMENT_COLUMNS, "games until a player holds tournament_wins tokens", 500),
 )
 

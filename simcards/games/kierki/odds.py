@@ -100,7 +100,6 @@ def simulate(query, variant, table, seed, start, count):
     """Records ``start..start+count-1`` of ``seed`` (layout ``COLUMNS``)."""
     from simcards.games.kierki.odds_kernel import NO_DEAL, OK, simulate_trump_options
 
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(variant)
     cons = query["constraints"]
     seen = np.uint64(sum(1 << c for c in query["cards"]))
     opts = np.array(query["options"], np.int64)
@@ -108,7 +107,7 @@ def simulate(query, variant, table, seed, start, count):
     work = np.zeros((count, 4 * n + 5), np.int64)
     with kernel_errors("kierki", P.DECISIONS, table, formats=P.FORMATS,
                        where=f"seed {seed}, records {start}..{start + count - 1}"):
-        code = simulate_trump_options(cfg, card_pen, trick_pen, pen_mask, table["play"], table["trump"], cons.fixed,
+        code = simulate_trump_options(R.kernel_tables(variant), R.seats(table), cons.fixed,
                                       cons.min_len, cons.max_len, (_accept(query["accept"]),), query["chooser"],
                                       query["dealer"], query["leader"], seen, opts, np.uint64(seed), np.int64(start),
                                       np.int64(count), work)

@@ -29,7 +29,10 @@ Three decisions, each ``int64(int64[:] info, uint64[:] masks, uint64[:] rng)``:
 
   info[T_SEAT], info[T_DEALER], info[T_N_SEEN] (= trump_choice_cards), info[T_ALLOWED]
   (bit s: suit s may be chosen; bit 4: no trumps may be announced), info[T_DEAL_NO],
-  info[T_TOTALS + s]; masks[0] = exactly the cards the chooser has received so far.
+  info[T_TOTALS + s]; masks[TM_SEEN] (= masks[0]) = exactly the cards the chooser has
+  received so far. masks[TM_ORACLE] (= masks[1]) holds the chooser's whole hand only for
+  the labelled oracle ``oracle_13`` (rules 10.1: hidden information only for oracles); it is
+  0 for every other policy.
 
 ``lottery`` (a card for the Fan Tan layout; only asked when at least two cards are legal)
 -- returns a card of ``masks[M_LEGAL]``.
@@ -42,6 +45,10 @@ Three decisions, each ``int64(int64[:] info, uint64[:] masks, uint64[:] rng)``:
   info[L_DEAL_NO]; masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED] (the layout),
   masks[M_BY_SEAT + s] (cards seat s has put on the layout).
 
+Every view ends with the seat's policy parameters: ``info[I_PARAMS + k]``,
+``info[T_PARAMS + k]``, ``info[L_PARAMS + k]`` (read them with ``param_value``; k is the
+parameter's place in the policy's declaration, ``P_LENGTH_WEIGHT`` ... below).
+
 Layout position of a card: ace low ``A=0, 2=1 .. K=12``; ace high ``2=0 .. A=12``.
 
 Policies see only what section 10.1 allows: their own hand and public play.
@@ -53,40 +60,63 @@ from numba import types
 
 from simcards.core.jit import helper, policy
 from simcards.core.cards import bit, format_card, highest_card, lowest_card, popcount, SUIT_MASKS
-from simcards.core.policy import Decision, Policy, PolicyCatalog
+from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyCatalog, PolicyParam, param_value
 from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:], types.uint64[:])
 
-# ---- play view
-I_DEAL_TYPE, I_SEAT, I_DEALER, I_LEADER, I_TRICK, I_N_IN_TRICK, I_TRUMP, I_WIN_CARD, I_WIN_SEAT = range(9)
-I_TRICK_CARDS = 9
-I_DEAL_PTS = 13
-I_TOTALS = 17
-I_DEAL_NO = 21
-I_PEN = 24
-I_TRICK_PEN = I_PEN + 52  # 76, indexed by trick number 0..13
-PLAY_INFO_LEN = I_TRICK_PEN + 14
-M_HAND, M_LEGAL, M_PLAYED, M_TRICK, M_BY_SEAT = 0, 1, 2, 3, 4
-M_VOIDS = 8
-MASKS_LEN = 9
-
-# ---- trump view
-T_SEAT, T_DEALER, T_N_SEEN, T_ALLOWED, T_DEAL_NO, T_TOTALS = 0, 1, 2, 3, 4, 5
-TRUMP_INFO_LEN = 9
+# ---- the views, declared once (offsets generated; the params slots come last)
+PLAY_VIEW = Layout("kierki play view", deal_type=1, seat=1, dealer=1, leader=1, trick=1, n_in_trick=1, trump=1,
+                   win_card=1, win_seat=1, trick_cards=4, deal_pts=4, totals=4, deal_no=1, spare=2, pen=52,
+                   trick_pen=14,  # indexed by trick number 0..13
+                   params=PARAM_SLOTS)
+PLAY_VIEW.export(globals(), "I_", size="PLAY_INFO_LEN")
+MASKS = Layout("kierki masks", hand=1, legal=1, played=1, trick=1, by_seat=4, voids=1)
+MASKS.export(globals(), "M_", size="MASKS_LEN")
+TM_SEEN, TM_ORACLE = 0, 1  # the trump decision's masks: cards seen; the whole hand (oracle_13 only)
+TRUMP_VIEW = Layout("kierki trump view", seat=1, dealer=1, n_seen=1, allowed=1, deal_no=1, totals=4,
+                    params=PARAM_SLOTS)
+TRUMP_VIEW.export(globals(), "T_", size="TRUMP_INFO_LEN")
 NO_TRUMP_BIT = 16
-
-# ---- lottery view
-L_SEAT, L_DEALER, L_TURN, L_BASE, L_ACE_HIGH = range(5)
-L_LO, L_HI, L_LEFT, L_PASSES, L_PLACE, L_TOTALS = 5, 9, 13, 17, 21, 25
-L_DEAL_NO = 29
-LOTTERY_INFO_LEN = 30
+LOTTERY_VIEW = Layout("kierki lottery view", seat=1, dealer=1, turn=1, base=1, ace_high=1, lo=4, hi=4, left=4,
+                      passes=4, place=4, totals=4, deal_no=1, params=PARAM_SLOTS)
+LOTTERY_VIEW.export(globals(), "L_", size="LOTTERY_INFO_LEN")
+INFO_LEN = max(PLAY_INFO_LEN, LOTTERY_INFO_LEN)  # the kernel's one array for the play and lottery views
 
 TRUMPS_CODE = 7
 SUIT_ORDER = (3, 2, 1, 0)  # canonical tie-break order S, H, D, C
 _SM = SUIT_MASKS
 _ALL = np.uint64((1 << 52) - 1)
 
+
+
+# ---------------------------------------------------------------- parameters
+
+# Every heuristic built-in declares this one list (defaults per policy), so a decision
+# function taken from another policy reads its parameters from the same slots.
+P_LENGTH_WEIGHT, P_NT_MAX_LENGTH, P_NT_MIN_ACES, P_TRUMP_SHARE, P_AH_DANGER = range(5)
+
+
+def heuristic_params(length_weight=100, nt_max_length=2, nt_min_aces=2, trump_share=0.5, ah_danger=0):
+    """The parameters of Kierki's heuristic built-ins (defaults: ``basic``)."""
+    return (
+        PolicyParam("length_weight", length_weight, 0, 100,
+                    "trump choice: points per card of a suit, added to its honours A4 K3 Q2 J1 "
+                    "(100: longest suit first; 2: the rules' `strongest`)", integer=True),
+        PolicyParam("nt_max_length", nt_max_length, 0, 13,
+                    "no trumps (allow_no_trump) only if no suit seen is longer than this", integer=True),
+        PolicyParam("nt_min_aces", nt_min_aces, 0, 4, "... and at least this many aces are seen", integer=True),
+        PolicyParam("trump_share", trump_share, 0.0, 1.0,
+                    "trump deals: lead a master trump when holding at least this share of the "
+                    "outstanding trumps (0: always)"),
+        PolicyParam("ah_danger", ah_danger, 0, 150,
+                    "negative deals: extra danger of AH while KH is penalised (it may capture it)", integer=True),
+    )
+
+
+@helper
+def _param(info, at, k):
+    return param_value(info, at + k)
 
 
 # ---------------------------------------------------------------- small helpers
@@ -142,9 +172,10 @@ def random_lottery(info, masks, rng):
 
 @helper
 def _danger(info, c, ah_bonus):
+    """Penalty card ``c`` carries if captured, plus ``ah_bonus`` for AH while KH is penalised."""
     d = -info[I_PEN + c]
     if ah_bonus and c == 38 and info[I_PEN + 37] != 0:  # AH can capture the KH
-        d += 5
+        d += ah_bonus
     return d
 
 
@@ -199,6 +230,7 @@ def _negative_play(info, masks, careful):
     n = info[I_N_IN_TRICK]
     if popcount(legal) == 1:
         return lowest_card(legal)
+    ah = np.int64(_param(info, I_PARAMS, P_AH_DANGER))
     if n == 0:
         best, best_key, fallback = -1, 1 << 40, -1
         for s in SUIT_ORDER:
@@ -213,7 +245,7 @@ def _negative_play(info, masks, careful):
                 # suits where opponents are void let them dump penalties on us
                 key = popcount(others & (bit(low) - np.uint64(1))) * 64 + popcount(hand & _SM[s]) * 4
                 key += _void_others(masks, info[I_SEAT], s) * 512
-                key += 0 if _danger(info, low, 1) == 0 else 2048
+                key += 0 if _danger(info, low, ah) == 0 else 2048
                 if hand & bit(37) and info[I_PEN + 37] != 0:
                     # holding the penalised KH: make a void to discard it on
                     key += popcount(hand & _SM[s]) * 256
@@ -252,9 +284,9 @@ def _negative_play(info, masks, careful):
         if careful:
             s = c // 13
             below_out = popcount(_SM[s] & ~played & ~hand & (bit(c) - np.uint64(1)))
-            key = _danger(info, c, 1) * 64 + below_out * 4 + (3 - min(3, popcount(hand & _SM[s])))
+            key = _danger(info, c, ah) * 64 + below_out * 4 + (3 - min(3, popcount(hand & _SM[s])))
         else:
-            key = _danger(info, c, 0) * 16 + c % 13
+            key = _danger(info, c, ah) * 16 + c % 13
         if key > best_key or (key == best_key and _canon_before(c, best)):
             best, best_key = c, key
     return best
@@ -291,7 +323,8 @@ def _trump_play(info, masks, careful):
         my_trumps = popcount(legal & tmask)
         out_trumps = popcount(tmask & ~played & ~hand)
         tmast = _masters(hand, played, trump) & legal if trump >= 0 else np.uint64(0)
-        if tmast and (my_trumps * 2 >= out_trumps or careful) and (not careful or out_trumps > 0):
+        share = _param(info, I_PARAMS, P_TRUMP_SHARE)
+        if tmast and my_trumps >= share * out_trumps and (not careful or out_trumps > 0):
             return highest_card(tmast)
         for s in SUIT_ORDER:
             if s == trump:
@@ -364,7 +397,10 @@ def expert_play(info, masks, rng):
 # ---------------------------------------------------------------- trump choice
 
 @helper
-def _choose_trump(info, seen, len_weight):
+def _choose_trump(info, seen):
+    """The suit with most ``length_weight`` x count + honours A4 K3 Q2 J1 among ``seen``, then S H D C;
+    no trumps (when allowed) if no suit is longer than ``nt_max_length`` and ``nt_min_aces`` aces are seen."""
+    len_weight = np.int64(_param(info, T_PARAMS, P_LENGTH_WEIGHT))
     allowed = info[T_ALLOWED]
     best, best_key = -1, -1
     for s in SUIT_ORDER:
@@ -385,21 +421,21 @@ def _choose_trump(info, seen, len_weight):
             longest = max(longest, popcount(seen & _SM[s]))
             if seen & bit(s * 13 + 12):
                 aces += 1
-        if longest < 3 and aces >= 2:
+        if longest <= _param(info, T_PARAMS, P_NT_MAX_LENGTH) and aces >= _param(info, T_PARAMS, P_NT_MIN_ACES):
             return -1
     return best
 
 
 @policy(SIG)
 def basic_trump(info, masks, rng):
-    """longest_then_honours: most cards, then honours A4 K3 Q2 J1, then S H D C."""
-    return _choose_trump(info, masks[0], 100)
+    """longest_then_honours (length_weight 100): most cards, then honours A4 K3 Q2 J1, then S H D C."""
+    return _choose_trump(info, masks[TM_SEEN])
 
 
 @policy(SIG)
-def expert_trump(info, masks, rng):
-    """5 x count + honour points (measured better than the rules' 2 x count `strongest`)."""
-    return _choose_trump(info, masks[0], 5)
+def oracle_trump(info, masks, rng):
+    """oracle_13: the same scoring on the chooser's whole hand (hidden information: an oracle, rules 10.3)."""
+    return _choose_trump(info, masks[TM_ORACLE])
 
 
 # ---------------------------------------------------------------- lottery
@@ -486,16 +522,62 @@ def expert_lottery(info, masks, rng):
     return _lottery_pick(info, masks, True)
 
 
+@policy(SIG)
+def eager_lottery(info, masks, rng):
+    """eager: open a row (play a 7) first, then the suit with most cards in hand; ties lower rank, then S H D C."""
+    hand, legal = masks[M_HAND], masks[M_LEGAL]
+    best, best_key = -1, -1
+    m = legal
+    while m:
+        c = lowest_card(m)
+        m &= m - np.uint64(1)
+        s = c // 13
+        key = (64 if info[L_LO + s] < 0 else 0) + popcount(hand & _SM[s])
+        if key > best_key or (key == best_key and (c % 13 < best % 13 or (c % 13 == best % 13 and s > best // 13))):
+            best, best_key = c, key
+    return best
+
+
+@policy(SIG)
+def lowest_play(info, masks, rng):
+    """lowest_card: the lowest-ranked legal card; equal ranks by suit order S, H, D, C."""
+    legal = masks[M_LEGAL]
+    for r in range(13):
+        for s in SUIT_ORDER:
+            if legal & bit(s * 13 + r):
+                return s * 13 + r
+    return lowest_card(legal)
+
+
 DECISIONS = (
     Decision("play", SIG, "a card for the current trick (negative and trump deals)"),
     Decision("trump", SIG, "the trump suit (0 C, 1 D, 2 H, 3 S, -1 no trumps) from the first cards"),
     Decision("lottery", SIG, "a card for the Fan Tan layout (asked only with 2+ legal cards)"),
 )
 
-RANDOM = Policy("random", play=random_play, trump=random_trump, lottery=random_lottery)
-BASIC = Policy("basic", play=basic_play, trump=basic_trump, lottery=basic_lottery)
-EXPERT = Policy("expert", play=expert_play, trump=expert_trump, lottery=expert_lottery)
+RANDOM = Policy("random", play=random_play, trump=random_trump, lottery=random_lottery,
+                help="random_legal: a uniformly random legal card or suit in every decision")
+BASIC = Policy("basic", play=basic_play, trump=basic_trump, lottery=basic_lottery, params=heuristic_params(),
+               help="the rules' heuristics: duck_and_dump, greedy_tricks, longest_then_honours, chain")
+EXPERT = Policy("expert", play=expert_play, trump=basic_trump, lottery=expert_lottery,
+                params=heuristic_params(length_weight=5, trump_share=0.0, ah_danger=5),
+                help="careful play (voids, card counting), 5 x count + honours trumps, blocker lottery")
+# the named heuristics of rules 10.3 that differ from basic in one decision (the rest is basic's)
+STRONGEST = Policy("strongest", base=BASIC, params=heuristic_params(length_weight=2),
+                   help="trumps by 2 x count + honour points (rules 10.3 `strongest`); play and lottery as basic")
+RANDOM_SUIT = Policy("random_suit", base=BASIC, trump=random_trump,
+                     help="a random allowed trump suit (baseline); play and lottery as basic")
+ORACLE_13 = Policy("oracle_13", base=BASIC, trump=oracle_trump, params=heuristic_params(length_weight=2),
+                   help="ORACLE: strongest's scoring on all 13 cards, which the chooser has not seen (upper bound)")
+EAGER = Policy("eager", base=BASIC, lottery=eager_lottery,
+               help="lottery: open rows (7s) first, then the longest suit; trick deals as basic")
+BLOCKER = Policy("blocker", base=BASIC, lottery=expert_lottery,
+                 help="lottery: unlock the fewest unseen cards, hold back 7s, ties by chain; trick deals as basic")
+LOWEST_CARD = Policy("lowest_card", base=BASIC, play=lowest_play,
+                     help="trick deals: always the lowest legal card (baseline); trumps and lottery as basic")
 
-CATALOG = PolicyCatalog("kierki", DECISIONS, {"random": RANDOM, "basic": BASIC, "expert": EXPERT}, max_seats=4)
+BUILTINS = {p.name: p for p in (RANDOM, BASIC, EXPERT, STRONGEST, RANDOM_SUIT, ORACLE_13, EAGER, BLOCKER, LOWEST_CARD)}
+ORACLE_TRUMPS = (oracle_trump,)  # trump functions that are given the whole hand (masks[TM_ORACLE])
+CATALOG = PolicyCatalog("kierki", DECISIONS, BUILTINS, max_seats=4)
 _SUITS = {-1: "no trumps", 0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
 FORMATS = {"play": format_card, "lottery": format_card, "trump": lambda v: _SUITS[v]}  # answers in error lines

@@ -60,7 +60,7 @@ def _deal_columns() -> tuple[Column, ...]:
 
 UNITS = (
     Unit("game", "games", _game_columns(), "one whole game of Kierki (12 deals in the standard form)",
-         chunk_size=5_000),
+         chunk_size=5_000, objective=("win_share", "seat 0")),
     Unit("deal", "deals", _deal_columns(), "one deal of the type set by deal_type (not a rule)",
          chunk_size=50_000, focus=("deal_type",)),
 )

@@ -2,9 +2,11 @@
 
 Cards and hands follow ``simcards.core.cards`` (card = suit*13 + rank, clubs 0,
 diamonds 1, hearts 2, spades 3; hands are ``uint64`` masks). Everything a deal needs
-is read from small arrays built once per chunk by :func:`kernel_tables`:
+is read from :class:`Table`, built once per chunk by :func:`kernel_tables`:
 
-- ``cfg``: int64 settings (``C_*`` indices below);
+- ``params``: the variant packed by ``Variant.to_params`` (read ``params[0].trump_leader``;
+  enum rules compared with the generated constants, ``TRUMP_LEADER.DEALER``);
+- ``sched[k]``: deal ``k`` of a game as (type, dealer offset);
 - ``card_pen[t, c]``: points charged for capturing card ``c`` in a deal of type ``t``;
 - ``trick_pen[t, k]``: points for winning trick ``k`` (1..13) before card penalties
   (negative deals) or the trick value (trump deals). A trick's charge is therefore
@@ -16,20 +18,25 @@ Randomness: deal ``k`` (0-based) of record ``index`` uses stream ``4k`` for the
 shuffle and ``4k+1`` for policy choices (section 10.2), so early stop or a policy
 change in one deal never alters another deal's cards.
 
+The hot-path functions take bundled arguments: :class:`Table` (the variant), :class:`Seats`
+(per decision, each seat's policy function) and :class:`Work` (per-chunk scratch arrays).
+
 Traces: every move is emitted as a named event (``EVENTS``, core/trace.py) into the
 trace buffer; ``NO_TRACE`` when not tracing. replay.py reads them.
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import types
+from collections import namedtuple
 
-from simcards.core.jit import helper, kernel
+import numpy as np
+
+from simcards.core.jit import helper, inline, kernel
 from simcards.core.cards import SUIT_MASKS, bit, highest_card, lowest_card, popcount
 from simcards.core.errors import IllegalAnswer, kernel_errors
+from simcards.core.policy import PARAM_SLOTS
 from simcards.core.trace import NO_TRACE, WIDTH, TraceEvents, emit
+from simcards.core.variant import NULL
 from simcards.core.rng import below, shuffle, stream_start
-from simcards.core.policy import Layout
 from simcards.games.kierki import policies as P
 from simcards.games.kierki.variant import KierkiVariant
 
@@ -44,17 +51,19 @@ AH = HEARTS * 13 + 12
 HEART_MASK = SUIT_MASKS[HEARTS]
 _SM = SUIT_MASKS
 
-# the settings row ``cfg`` the kernels read, declared once: offsets C_* are generated
-CFG = Layout("kierki cfg",
-             heart_rule=1, restricted=1, kh_forced=1, early_stop=1, trump_chooser=1, choice_cards=1,
-             allow_nt=1, distinct=1, trump_leader=1, obligation=1, lot_first=1, lot_open=1, lot_base=1,
-             lot_ace=1, n_awards=1, award0=1, award1=1, award2=1, first_dealer=1, deal_type=1)
-CFG.export(globals(), "C_", size="CFG_LEN")
 # enum parameters as named constants (their packed values)
 (HEART_LEAD_RULE, KING_OF_HEARTS_FORCED, TRUMP_OBLIGATION, TRUMP_CHOOSER, TRUMP_LEADER,
- LOTTERY_FIRST_PLAYER) = (KierkiVariant.choice_enum(name) for name in (
+ LOTTERY_FIRST_PLAYER, LOTTERY_BASE_RANK, LOTTERY_ACE) = (KierkiVariant.choice_enum(name) for name in (
     "heart_lead_rule", "king_of_hearts_forced", "trump_obligation", "trump_chooser", "trump_leader",
-    "lottery_first_player"))
+    "lottery_first_player", "lottery_base_rank", "lottery_ace"))
+
+# kernel arguments, bundled
+Table = namedtuple("Table", ("params", "sched", "card_pen", "trick_pen", "pen_mask"))  # the variant, packed
+Seats = namedtuple("Seats", ("play", "trump", "lottery", "params", "oracle"))
+# per decision a function per seat; params: each seat's policy parameters (PolicyTable.params); oracle:
+# bit s set when seat s's trump function is a labelled oracle (given the whole hand, rules 10.1)
+Work = namedtuple("Work", ("deck", "hands", "info", "masks", "tinfo", "totals", "res", "lohi",
+                           "deal_rng", "rng"))  # per chunk: scratch arrays and the two random streams
 
 # per-deal result (also the `deal` unit's record layout)
 (R_TYPE, R_DEALER, R_FIRST) = range(3)
@@ -80,8 +89,6 @@ EVENTS = TraceEvents(
 EVENTS.export(globals())
 TRACE_WIDTH = WIDTH
 
-FT = types.FunctionType(P.SIG)
-FUNCS = types.UniTuple(FT, 4)
 
 
 # ---------------------------------------------------------------- dealing
@@ -145,13 +152,34 @@ def first_cards(deck, dealer, seat, k):
 
 # ---------------------------------------------------------------- trick play
 
+@inline
+def load_params(view, at, seats, seat):
+    """Copy ``seat``'s policy parameters into ``view[at:at + PARAM_SLOTS]`` (before calling its policy)."""
+    for k in range(PARAM_SLOTS):
+        view[at + k] = seats.params[seat, k]
+
+
 @helper
-def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_before):
-    """Legal cards (Appendix A ``legal_trick_cards``); ``first_card`` -1 when leading."""
+def heart_restricted(params, deal_type):
+    """Does the heart-lead rule apply in ``deal_type`` (``heart_lead_restricted_deals``)?"""
+    p = params[0]
+    if p.heart_lead_rule == HEART_LEAD_RULE.UNRESTRICTED:
+        return False
+    for i in range(p.heart_lead_restricted_deals_len):
+        if p.heart_lead_restricted_deals[i] == deal_type:
+            return True
+    return False
+
+
+@helper
+def trick_legal(hand, trick_mask, first_card, deal_type, trump, params, restricted, hearts_before):
+    """Legal cards (Appendix A ``legal_trick_cards``); ``first_card`` -1 when leading;
+    ``restricted``: :func:`heart_restricted` of this deal."""
+    p = params[0]
     if first_card < 0:
-        if (cfg[C_RESTRICTED] >> deal_type) & 1 and cfg[C_HEART_RULE] != HEART_LEAD_RULE.UNRESTRICTED:
+        if restricted:
             non_hearts = hand & ~HEART_MASK
-            lifted = cfg[C_HEART_RULE] == HEART_LEAD_RULE.UNTIL_BROKEN and hearts_before
+            lifted = p.heart_lead_rule == HEART_LEAD_RULE.UNTIL_BROKEN and hearts_before
             if non_hearts and not lifted:
                 return non_hearts
         return hand
@@ -159,15 +187,16 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_befo
     same = hand & _SM[led]
     kh_applies = (deal_type == NO_KING_OF_HEARTS or deal_type == ROBBER) and (hand & bit(KH)) != 0
     if same:
-        if kh_applies and cfg[C_KH_FORCED] == KING_OF_HEARTS_FORCED.WHEN_VOID_OR_BEATEN and led == HEARTS and (trick_mask & bit(AH)):
+        if (kh_applies and p.king_of_hearts_forced == KING_OF_HEARTS_FORCED.WHEN_VOID_OR_BEATEN and led == HEARTS
+                and (trick_mask & bit(AH))):
             return bit(KH)
         return same
-    if kh_applies and cfg[C_KH_FORCED] != KING_OF_HEARTS_FORCED.OFF:
+    if kh_applies and p.king_of_hearts_forced != KING_OF_HEARTS_FORCED.OFF:
         return bit(KH)
-    if deal_type == TRUMPS and trump >= 0 and cfg[C_OBLIGATION] != TRUMP_OBLIGATION.NONE:
+    if deal_type == TRUMPS and trump >= 0 and p.trump_obligation != TRUMP_OBLIGATION.NONE:
         trumps = hand & _SM[trump]
         if trumps:
-            if cfg[C_OBLIGATION] == TRUMP_OBLIGATION.MUST_OVERTRUMP:
+            if p.trump_obligation == TRUMP_OBLIGATION.MUST_OVERTRUMP:
                 played = trick_mask & _SM[trump]
                 if played:
                     top = bit(highest_card(played))
@@ -179,12 +208,16 @@ def trick_legal(hand, trick_mask, first_card, deal_type, trump, cfg, hearts_befo
 
 
 @helper
-def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
-                funcs, rng, info, masks, totals, res, script, trace):
-    """Play the tricks of one negative or trump deal; scores and tricks go to ``res``.
+def play_tricks(tab, seats, w, deal_type, dealer, leader, trump, deal_no, script, trace):
+    """Play the tricks of one negative or trump deal from ``w.hands``; scores and tricks go to
+    ``w.res``. The seats' play functions (``seats.play``) draw from ``w.rng``.
 
     ``script`` (length > 1) replaces the policies by a fixed card sequence, checked legal.
     """
+    hands, info, masks, res, totals = w.hands, w.info, w.masks, w.res, w.totals
+    card_pen, trick_pen = tab.card_pen, tab.trick_pen
+    restricted = heart_restricted(tab.params, deal_type)
+    early_stop = tab.params[0].early_stop != 0
     info[P.I_DEAL_TYPE] = deal_type
     info[P.I_DEALER] = dealer
     info[P.I_TRUMP] = trump
@@ -212,7 +245,7 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
         for j in range(4):
             seat = (leader + j) % 4
             hand = hands[seat]
-            legal = trick_legal(hand, trick_mask, first, deal_type, trump, cfg, hearts_before)
+            legal = trick_legal(hand, trick_mask, first, deal_type, trump, tab.params, restricted, hearts_before)
             if scripted:
                 card = script[ply]
             elif legal & (legal - np.uint64(1)) == 0:
@@ -230,7 +263,8 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
                 masks[P.M_LEGAL] = legal
                 masks[P.M_PLAYED] = played
                 masks[P.M_TRICK] = trick_mask
-                card = funcs[seat](info, masks, rng)
+                load_params(info, P.I_PARAMS, seats, seat)
+                card = seats.play[seat](info, masks, w.rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_PLAY, seat, card)  # (or a test's script did)
             emit(trace, EV_PLAY, seat, card, t, np.int64(legal), 0)
@@ -259,8 +293,8 @@ def play_tricks(hands, deal_type, dealer, leader, trump, deal_no, cfg, card_pen,
             hearts_before = True
         leader = win_seat
         tricks = t
-        if (cfg[C_EARLY_STOP] and NO_HEARTS <= deal_type <= NO_KING_OF_HEARTS
-                and t < 13 and (pen_mask[deal_type] & ~played) == 0):
+        if (early_stop and NO_HEARTS <= deal_type <= NO_KING_OF_HEARTS
+                and t < 13 and (tab.pen_mask[deal_type] & ~played) == 0):
             emit(trace, EV_EARLY, t, 0, 0, 0, 0)
             break
     res[R_TRICKS_PLAYED] = tricks
@@ -274,6 +308,29 @@ def _lot_card(s, p, ace_high):
     if ace_high:
         return s * 13 + p
     return s * 13 + (12 if p == 0 else p - 1)
+
+
+@helper
+def lottery_ace_high(params):
+    """1 when the layout runs 2..A (``lottery_ace=high``), 0 for A..K."""
+    return 1 if params[0].lottery_ace == LOTTERY_ACE.HIGH else 0
+
+
+@helper
+def lottery_base(params):
+    """Layout position of the rank that opens a row (``lottery_base_rank``); -1 for ``first_card``."""
+    p = params[0]
+    if p.lottery_base_rank == LOTTERY_BASE_RANK.FIRST_CARD:
+        return -1
+    rank = 5 if p.lottery_base_rank == LOTTERY_BASE_RANK.N7 else 6  # index in 23456789TJQKA
+    return rank if lottery_ace_high(params) else rank + 1
+
+
+@helper
+def lottery_opening(params):
+    """The card that must open the lottery (``lottery_opening_card``), -1 if none."""
+    m = params[0].lottery_opening_card
+    return -1 if m == NULL else lowest_card(np.uint64(m))
 
 
 @helper
@@ -295,20 +352,22 @@ def lottery_legal(hand, lo, hi, base, ace_high):
 
 
 @helper
-def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, res, lohi, script, trace):
-    """Play one lottery; awards and finishing places go to ``res`` (``lohi``: 8 ints of work space)."""
-    ace_high = cfg[C_LOT_ACE]
-    base = cfg[C_LOT_BASE]
+def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
+    """Play one lottery from ``w.hands``; awards and finishing places go to ``w.res``."""
+    hands, info, masks, res, totals, lohi = w.hands, w.info, w.masks, w.res, w.totals, w.lohi
+    p = tab.params[0]
+    ace_high = lottery_ace_high(tab.params)
+    base = lottery_base(tab.params)
     lo = lohi[0:4]
     hi = lohi[4:8]
     lohi[:] = -1
-    open_card = cfg[C_LOT_OPEN]
+    open_card = lottery_opening(tab.params)
     if open_card >= 0:
         seat = 0
         for s in range(4):
             if hands[s] & bit(open_card):
                 seat = s
-    elif cfg[C_LOT_FIRST] == LOTTERY_FIRST_PLAYER.DEALER:
+    elif p.lottery_first_player == LOTTERY_FIRST_PLAYER.DEALER:
         seat = dealer
     else:
         seat = (dealer + 1) % 4
@@ -354,7 +413,8 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
                 masks[P.M_HAND] = hand
                 masks[P.M_LEGAL] = legal
                 masks[P.M_PLAYED] = layout
-                card = funcs[seat](info, masks, rng)
+                load_params(info, P.L_PARAMS, seats, seat)
+                card = seats.lottery[seat](info, masks, w.rng)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 raise IllegalAnswer(DEC_LOTTERY, seat, card)
             ply += 1
@@ -364,24 +424,24 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
             layout |= b
             masks[P.M_BY_SEAT + seat] |= b
             s = card // 13
-            p = P._pos(card, ace_high)
+            q = P._pos(card, ace_high)
             if lo[s] < 0:
-                lo[s] = p
-                hi[s] = p
+                lo[s] = q
+                hi[s] = q
                 if base < 0:
-                    base = p
-            elif p < lo[s]:
-                lo[s] = p
+                    base = q
+            elif q < lo[s]:
+                lo[s] = q
             else:
-                hi[s] = p
+                hi[s] = q
             if hands[seat] == 0:
-                award = cfg[C_AWARD0 + n_out]
+                award = p.lottery_awards[n_out]
                 n_out += 1
                 res[R_SCORE + seat] += award
                 res[R_PLACE + seat] = n_out
                 info[P.L_PLACE + seat] = n_out
                 emit(trace, EV_OUT, seat, n_out, award, 0, 0)
-                if n_out == cfg[C_N_AWARDS]:
+                if n_out == p.lottery_awards_len:
                     turn += 1
                     break
         turn += 1
@@ -394,14 +454,14 @@ def play_lottery(hands, dealer, deal_no, cfg, funcs, rng, info, masks, totals, r
 # ---------------------------------------------------------------- one deal of any type
 
 @helper
-def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, card_pen, trick_pen, pen_mask,
-              play_funcs, trump_funcs, lot_funcs, deck, hands, info, masks, tinfo, totals, res, work, rngs,
-              script, trace):
-    """Deal and play one deal of ``deal_type``; fills ``res`` (layout ``R_*``).
+def play_deal(tab, seats, w, deal_type, dealer, deal_no, trump_group_used, seed, index, script, trace):
+    """Deal and play one deal of ``deal_type``; fills ``w.res`` (layout ``R_*``).
 
     ``trump_group_used`` holds suits already chosen in the current group of four trump
     deals (bits), for ``trump_suits_distinct``; returns the updated bits.
     """
+    p = tab.params[0]
+    deck, hands, masks, tinfo, res = w.deck, w.hands, w.masks, w.tinfo, w.res
     for i in range(RES_LEN):
         res[i] = 0
     res[R_TYPE] = deal_type
@@ -410,46 +470,47 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
     res[R_CHOOSER] = -1
     res[R_TRUMP_SEEN] = -1
     res[R_TRUMP_FULL] = -1
-    rng_deck = rngs[0:1]
-    rng = rngs[1:2]
     chooser = dealer
-    rng_deck[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1)))
-    rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1) + 1))
-    deal_hands(deck, rng_deck, dealer, hands)
+    w.deal_rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1)))
+    w.rng[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(4 * (deal_no - 1) + 1))
+    deal_hands(deck, w.deal_rng, dealer, hands)
+    sevens = _seven_mask(tab.params)
     for s in range(4):
-        res[R_SEVENS + s] = popcount(hands[s] & _seven_mask(cfg))
+        res[R_SEVENS + s] = popcount(hands[s] & sevens)
     first = (dealer + 1) % 4
     if deal_type == TRUMPS:
-        chooser = dealer if cfg[C_TRUMP_CHOOSER] == TRUMP_CHOOSER.DEALER else (dealer + 1) % 4
-        first = dealer if cfg[C_TRUMP_LEADER] == TRUMP_LEADER.DEALER else (dealer + 1) % 4
+        chooser = dealer if p.trump_chooser == TRUMP_CHOOSER.DEALER else (dealer + 1) % 4
+        first = dealer if p.trump_leader == TRUMP_LEADER.DEALER else (dealer + 1) % 4
     emit(trace, EV_DEAL, deal_no, deal_type, dealer, -1 if deal_type == LOTTERY else first, 0)
     for s in range(4):
         emit(trace, EV_HAND, s, np.int64(hands[s]), 0, 0, 0)
     if deal_type == LOTTERY:
-        play_lottery(hands, dealer, deal_no, cfg, lot_funcs, rng, info, masks, totals, res, work, script, trace)
+        play_lottery(tab, seats, w, dealer, deal_no, script, trace)
     else:
         trump = -1
         if deal_type == TRUMPS:
-            seen = first_cards(deck, dealer, chooser, cfg[C_CHOICE_CARDS])
+            seen = first_cards(deck, dealer, chooser, p.trump_choice_cards)
             allowed = 15 & ~trump_group_used
-            if cfg[C_ALLOW_NT]:
+            if p.allow_no_trump:
                 allowed |= P.NO_TRUMP_BIT
             tinfo[P.T_SEAT] = chooser
             tinfo[P.T_DEALER] = dealer
-            tinfo[P.T_N_SEEN] = cfg[C_CHOICE_CARDS]
+            tinfo[P.T_N_SEEN] = p.trump_choice_cards
             tinfo[P.T_ALLOWED] = allowed
             tinfo[P.T_DEAL_NO] = deal_no
             for s in range(4):
-                tinfo[P.T_TOTALS + s] = totals[s]
-            masks[0] = seen
+                tinfo[P.T_TOTALS + s] = w.totals[s]
+            masks[P.TM_SEEN] = seen
+            masks[P.TM_ORACLE] = hands[chooser] if (seats.oracle >> chooser) & 1 else np.uint64(0)
+            load_params(tinfo, P.T_PARAMS, seats, chooser)
             if script.shape[0] > 1:
                 trump = script[0]
             elif popcount(np.uint64(allowed)) == 1:
                 trump = lowest_card(np.uint64(allowed))
                 trump = -1 if trump == 4 else trump
             else:
-                trump = trump_funcs[chooser](tinfo, masks, rng)
-            if trump < -1 or trump > 3 or (trump == -1 and not cfg[C_ALLOW_NT]) or (
+                trump = seats.trump[chooser](tinfo, masks, w.rng)
+            if trump < -1 or trump > 3 or (trump == -1 and not p.allow_no_trump) or (
                     trump >= 0 and not (allowed >> trump) & 1):
                 raise IllegalAnswer(DEC_TRUMP, chooser, trump)
             emit(trace, EV_TRUMP, chooser, trump, np.int64(seen), allowed, 0)
@@ -460,20 +521,20 @@ def play_deal(deal_type, dealer, deal_no, trump_group_used, seed, index, cfg, ca
             res[R_TRUMP_SEEN] = popcount(seen & _SM[trump]) if trump >= 0 else 0
             res[R_TRUMP_FULL] = popcount(hands[chooser] & _SM[trump]) if trump >= 0 else 0
         res[R_FIRST] = first
-        play_tricks(hands, deal_type, dealer, first, trump, deal_no, cfg, card_pen, trick_pen, pen_mask,
-                    play_funcs, rng, info, masks, totals, res, script[1:] if deal_type == TRUMPS else script,
-                    trace)
+        play_tricks(tab, seats, w, deal_type, dealer, first, trump, deal_no,
+                    script[1:] if deal_type == TRUMPS else script, trace)
     emit(trace, EV_SCORE, res[R_SCORE], res[R_SCORE + 1], res[R_SCORE + 2], res[R_SCORE + 3], 0)
     return trump_group_used
 
 
 @helper
-def _seven_mask(cfg):
+def _seven_mask(params):
     """Opening-rank cards of the lottery (7s by default; 8s with base 8; 7s for first_card)."""
-    p = cfg[C_LOT_BASE]
+    q = lottery_base(params)
+    ace_high = lottery_ace_high(params)
     m = np.uint64(0)
     for s in range(4):
-        m |= bit(_lot_card(s, p, cfg[C_LOT_ACE])) if p >= 0 else bit(s * 13 + 5)
+        m |= bit(_lot_card(s, q, ace_high)) if q >= 0 else bit(s * 13 + 5)
     return m
 
 
@@ -490,38 +551,38 @@ G_PLACE = G_SEVENS + 4
 G_TRICKS_PLAYED = G_PLACE + 4
 GAME_LEN = G_TRICKS_PLAYED + 1
 
-SIM_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types.int64[:, :], types.uint64[:],
-                     FUNCS, FUNCS, FUNCS, types.uint64, types.int64, types.int64, types.int64[:, :],
-                     types.int64[:, :], types.int64[:])
-
 
 @helper
-def _first_dealer(cfg, seed, index):
-    if cfg[C_FIRST_DEALER] >= 0:
-        return cfg[C_FIRST_DEALER]
+def _first_dealer(params, seed, index):
+    d = params[0].first_dealer
+    if d >= 0:  # null (random) packs as NULL < 0
+        return d
     st = np.empty(1, np.uint64)
     st[0] = stream_start(np.uint64(seed), np.uint64(index), np.uint64(1 << 20))
     return below(st, 4)
 
 
-@kernel(SIM_SIG)
-def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
-                   seed, start, count, out, trace, script):
-    """Records ``start .. start+count-1``: whole games (``sched[k] = (type, dealer offset)``)."""
-    deck = np.empty(52, np.int64)
-    hands = np.zeros(4, np.uint64)
-    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
-    masks = np.zeros(P.MASKS_LEN, np.uint64)
-    tinfo = np.zeros(P.TRUMP_INFO_LEN, np.int64)
-    totals = np.zeros(4, np.int64)
-    res = np.zeros(RES_LEN, np.int64)
-    work = np.zeros(8, np.int64)
-    rngs = np.zeros(2, np.uint64)
+@helper
+def new_work():
+    """The per-chunk :class:`Work` arrays."""
+    return Work(np.empty(52, np.int64), np.zeros(4, np.uint64), np.zeros(P.INFO_LEN, np.int64),
+                np.zeros(P.MASKS_LEN, np.uint64), np.zeros(P.TRUMP_INFO_LEN, np.int64), np.zeros(4, np.int64),
+                np.zeros(RES_LEN, np.int64), np.zeros(8, np.int64), np.zeros(1, np.uint64),
+                np.zeros(1, np.uint64))
+
+
+@kernel
+def simulate_games(tab, seats, seed, start, count, out, trace, script):
+    """Records ``start .. start+count-1``: whole games (``tab.sched[k] = (type, dealer offset)``)."""
+    w = new_work()
+    sched = tab.sched
+    distinct = tab.params[0].trump_suits_distinct != 0
+    totals, res = w.totals, w.res
     for r in range(count):
         index = start + r
         row = out[r]
         row[:] = 0
-        d0 = _first_dealer(cfg, seed, index)
+        d0 = _first_dealer(tab.params, seed, index)
         row[G_FIRST_DEALER] = d0
         totals[:] = 0
         used = 0
@@ -530,13 +591,11 @@ def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_
         for k in range(sched.shape[0]):
             dt = sched[k, 0]
             dealer = (d0 + sched[k, 1]) % 4
-            if dt == TRUMPS and cfg[C_DISTINCT] and n_trump % 4 == 0:
+            if dt == TRUMPS and distinct and n_trump % 4 == 0:
                 used = 0
-            if not cfg[C_DISTINCT]:
+            if not distinct:
                 used = 0
-            used = play_deal(dt, dealer, k + 1, used, seed, index, cfg, card_pen, trick_pen, pen_mask,
-                             play_funcs, trump_funcs, lot_funcs, deck, hands, info, masks, tinfo, totals, res,
-                             work, rngs, script, trace)
+            used = play_deal(tab, seats, w, dt, dealer, k + 1, used, seed, index, script, trace)
             for s in range(4):
                 pts = res[R_SCORE + s]
                 totals[s] += pts
@@ -575,89 +634,43 @@ def simulate_games(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_
                     row[G_TR + 4 * j + q] = -2 if q == 0 else -1
 
 
-@kernel(SIM_SIG)
-def simulate_deals(cfg, sched, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs, lot_funcs,
-                   seed, start, count, out, trace, script):
-    """Records ``start .. start+count-1``: single deals of type ``cfg[C_DEAL_TYPE]``."""
-    deck = np.empty(52, np.int64)
-    hands = np.zeros(4, np.uint64)
-    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
-    masks = np.zeros(P.MASKS_LEN, np.uint64)
-    tinfo = np.zeros(P.TRUMP_INFO_LEN, np.int64)
-    totals = np.zeros(4, np.int64)
-    res = np.zeros(RES_LEN, np.int64)
-    work = np.zeros(8, np.int64)
-    rngs = np.zeros(2, np.uint64)
-    dt = cfg[C_DEAL_TYPE]
+@kernel
+def simulate_deals(tab, seats, seed, start, count, out, trace, script):
+    """Records ``start .. start+count-1``: single deals of type ``params[0].deal_type``."""
+    w = new_work()
+    dt = tab.params[0].deal_type
     for r in range(count):
         index = start + r
-        dealer = _first_dealer(cfg, seed, index)
-        play_deal(dt, dealer, 1, 0, seed, index, cfg, card_pen, trick_pen, pen_mask, play_funcs, trump_funcs,
-                  lot_funcs, deck, hands, info, masks, tinfo, totals, res, work, rngs, script, trace)
+        dealer = _first_dealer(tab.params, seed, index)
+        play_deal(tab, seats, w, dt, dealer, 1, 0, seed, index, script, trace)
         for i in range(RES_LEN):
-            out[r, i] = res[i]
+            out[r, i] = w.res[i]
 
 
-PLAY_SIG = types.void(types.int64[:], types.int64[:, :], types.int64[:, :], types.uint64[:], FUNCS,
-                      types.int64, types.int64, types.int64, types.int64, types.uint64[:], types.int64[:],
-                      types.int64[:], types.int64[:, :])
-
-
-@helper(PLAY_SIG)
-def play_given_hands(cfg, card_pen, trick_pen, pen_mask, play_funcs, deal_type, dealer, leader, trump, hands,
-                     res, script, trace):
+@helper
+def play_given_hands(tab, seats, deal_type, dealer, leader, trump, hands, res, script, trace):
     """Differential entry point of the kernel: play a trick deal from explicit hands.
 
     The cards come from ``script`` (every card in playing order, checked legal) or, when
-    ``script`` has length 1, from ``play_funcs`` with a fixed rng stream.
+    ``script`` has length 1, from ``seats.play`` with a fixed rng stream. ``hands`` is not
+    changed; the result goes to ``res``.
     """
-    info = np.zeros(P.PLAY_INFO_LEN, np.int64)
-    masks = np.zeros(P.MASKS_LEN, np.uint64)
-    totals = np.zeros(4, np.int64)
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_start(np.uint64(0), np.uint64(0), np.uint64(1))
-    h = hands.copy()
+    w0 = new_work()
+    w = Work(w0.deck, hands.copy(), w0.info, w0.masks, w0.tinfo, w0.totals, res, w0.lohi, w0.deal_rng, w0.rng)
+    w.rng[0] = stream_start(np.uint64(0), np.uint64(0), np.uint64(1))
     for i in range(RES_LEN):
         res[i] = 0
-    play_tricks(h, deal_type, dealer, leader, trump, 1, cfg, card_pen, trick_pen, pen_mask, play_funcs, rng,
-                info, masks, totals, res, script, trace)
+    play_tricks(tab, seats, w, deal_type, dealer, leader, trump, 1, script, trace)
 
 
 # ---------------------------------------------------------------- Python side: tables and entry points
 
-def kernel_tables(variant):
-    """``(cfg, sched, card_pen, trick_pen, pen_mask)`` arrays for a validated KierkiVariant."""
-    from simcards.core.cards import parse_card
+def kernel_tables(variant) -> Table:
+    """The :class:`Table` of a validated KierkiVariant: the packed variant, the schedule and
+    the penalty tables."""
     from simcards.games.kierki.variant import DEAL_TYPES, schedule
 
     v = variant
-    packed = v.to_params()[0]  # enums as their index in choices, booleans 0/1
-    cfg = np.zeros(CFG_LEN, np.int64)
-    cfg[C_HEART_RULE] = packed["heart_lead_rule"]
-    cfg[C_RESTRICTED] = sum(1 << DEAL_TYPES.index(c) for c in v.heart_lead_restricted_deals)
-    cfg[C_KH_FORCED] = packed["king_of_hearts_forced"]
-    cfg[C_EARLY_STOP] = packed["early_stop"]
-    cfg[C_TRUMP_CHOOSER] = packed["trump_chooser"]
-    cfg[C_CHOICE_CARDS] = v.trump_choice_cards
-    cfg[C_ALLOW_NT] = packed["allow_no_trump"]
-    cfg[C_DISTINCT] = packed["trump_suits_distinct"]
-    cfg[C_TRUMP_LEADER] = packed["trump_leader"]
-    cfg[C_OBLIGATION] = packed["trump_obligation"]
-    cfg[C_LOT_FIRST] = packed["lottery_first_player"]
-    cfg[C_LOT_OPEN] = parse_card(v.lottery_opening_card[0]) if v.lottery_opening_card else -1
-    ace_high = v.lottery_ace == "high"
-    cfg[C_LOT_ACE] = int(ace_high)
-    if v.lottery_base_rank == "first_card":
-        cfg[C_LOT_BASE] = -1
-    else:
-        rank = "23456789TJQKA".index(v.lottery_base_rank)
-        cfg[C_LOT_BASE] = rank if ace_high else rank + 1
-    cfg[C_N_AWARDS] = len(v.lottery_awards)
-    for i, a in enumerate(v.lottery_awards):
-        cfg[C_AWARD0 + i] = a
-    cfg[C_FIRST_DEALER] = -1 if v.first_dealer is None else v.first_dealer
-    cfg[C_DEAL_TYPE] = packed["deal_type"]
-
     card_pen = np.zeros((9, 52), np.int64)
     trick_pen = np.zeros((9, 14), np.int64)
     trick_pen[NO_TRICKS, 1:] = v.penalty_per_trick
@@ -681,7 +694,28 @@ def kernel_tables(variant):
                 m |= 1 << c
         pen_mask[t] = m
     sched = np.array([(DEAL_TYPES.index(t), off) for t, off in schedule(v)], np.int64).reshape(-1, 2)
-    return cfg, sched, card_pen, trick_pen, pen_mask
+    return Table(v.to_params(), sched, card_pen, trick_pen, pen_mask)
+
+
+def _is_oracle(table, seat) -> bool:
+    """Is ``seat``'s trump function a labelled oracle's (``policies.ORACLE_TRUMPS``), either
+    directly or through the seat's policy spec (a wrapped table, a user policy based on one)?"""
+    if any(table["trump"][seat] is f for f in P.ORACLE_TRUMPS):
+        return True
+    specs = getattr(table, "specs", ())
+    if seat < len(specs):
+        try:
+            trump = P.CATALOG.policy(specs[seat]).function("trump")
+        except Exception:  # not a spec of this catalog: only the function identity counts
+            return False
+        return any(trump is f or getattr(trump, "py_func", None) is f.py_func for f in P.ORACLE_TRUMPS)
+    return False
+
+
+def seats(table) -> Seats:
+    """The kernels' :class:`Seats` of a policy table (functions, parameters, oracle seats)."""
+    oracle = sum(1 << s for s in range(4) if _is_oracle(table, s))
+    return Seats(table["play"], table["trump"], table["lottery"], table.params, np.int64(oracle))
 
 
 NO_SCRIPT = np.full(1, -1, np.int64)
@@ -689,13 +723,11 @@ NO_SCRIPT = np.full(1, -1, np.int64)
 
 def run_records(unit, variant, table, seed, start, count, trace=None, script=None):
     """int64 records [count, ncols] of ``unit`` ("game" or "deal"); optional trace buffer."""
-    cfg, sched, card_pen, trick_pen, pen_mask = kernel_tables(variant)
     kernel, width = (simulate_games, GAME_LEN) if unit == "game" else (simulate_deals, RES_LEN)
     out = np.zeros((count, width), np.int64)
     with kernel_errors("kierki", P.DECISIONS, table, formats=P.FORMATS,
                        where=f"seed {seed}, records {start}..{start + count - 1}"):
-        kernel(cfg, sched, card_pen, trick_pen, pen_mask, table["play"], table["trump"], table["lottery"],
-               np.uint64(seed), np.int64(start), np.int64(count), out,
+        kernel(kernel_tables(variant), seats(table), np.uint64(seed), np.int64(start), np.int64(count), out,
                NO_TRACE if trace is None else trace, NO_SCRIPT if script is None else script)
     return out
 

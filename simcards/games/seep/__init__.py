@@ -13,7 +13,7 @@ from simcards.games.seep import policies as _policies
 from simcards.games.seep.odds import BID
 from simcards.games.seep.records import UNIT_CODES, UNITS, figures, tally
 from simcards.games.seep.replay import replay
-from simcards.games.seep.rules import cfg_of, simulate_kernel
+from simcards.games.seep.rules import seats, simulate_kernel
 from simcards.games.seep.variant import PRESETS, SeepVariant
 
 
@@ -22,7 +22,7 @@ def simulate(unit: str, variant: SeepVariant, table, seed: int, start: int, coun
     u = GAME.unit(unit)
     out = np.zeros((count, len(u.columns)), dtype=np.int64)
     with kernel_errors("seep", _policies.DECISIONS, table, where=f"seed {seed}, records {start}..{start + count - 1}"):
-        simulate_kernel(UNIT_CODES[u.name], cfg_of(variant), table["bid"], table["move"],
+        simulate_kernel(UNIT_CODES[u.name], variant.to_params(), seats(table),
                         int(seed), int(start), int(count), out)
     return out
 
@@ -49,6 +49,7 @@ GAME = Game(
     # CLI options that set a variant field (only options the CLI has: --players, --deal-type,
     # --contract); --baazis is the record count of unit baazi, never match_baazis
     shortcuts={"players": "num_players"},
+    sides=lambda variant: ((0, 2), (1, 3)) if variant.num_players == 4 else ((0,), (1,)),  # partnerships: seat 0 with seat 2
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
 )

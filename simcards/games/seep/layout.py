@@ -1,4 +1,4 @@
-"""Shared numbers of the Seep kernel: state layout, move encoding, configuration slots.
+"""Shared numbers of the Seep kernel: state layout, move encoding, enum constants of the rules.
 
 State (``int64`` array of ``ST_SIZE``). A policy receives a *view*: a copy of the
 public part (indices below ``S_PRIVATE``) with ``S_SEAT`` set to the deciding seat and
@@ -26,6 +26,7 @@ S_D                 running difference D (team A minus team B) before this deal
 S_SWEEP_VALUE ...   sweep_value, early_sweep_value, early_sweep_plays, last_play_sweep_value
 S_MIN_HOUSE         min_house_value;  S_MIN_BID: min_bid_value;  S_PARTNER_FREE: 0/1
 S_NPLAYERS          4, or 2 in the two-player game (seats 0, 1; a seat is its own team)
+S_PARAMS + k        the deciding seat's k-th policy parameter (fixed point: ``param_value``)
 ==================  =====================================================================
 
 Moves: ``int64[n, 5]`` rows ``(kind, card, target, loose, house)``: ``kind`` one of
@@ -35,7 +36,7 @@ THROW; ``loose`` the mask of loose cards taken (CAPTURE) or put into the house
 (BUILD/ADD, auto-merged cards excluded); ``house`` 1 when a CAPTURE takes the house of
 its value (always, when there is one, under ``capture_maximal``).
 """
-from simcards.core.policy import Layout
+from simcards.core.policy import PARAM_SLOTS, Layout
 from simcards.core.trace import TraceEvents
 from simcards.games.seep.variant import SeepVariant
 
@@ -64,14 +65,17 @@ STATE = Layout("seep state",
                open_hand=1,  # the bidder's first four cards
                open_floor=1,  # the four floor cards
                leftover_team=1,
-               error=3)  # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
+               error=3,  # + 0, 1, 2: decision + 1, seat, value of an illegal policy answer (0: none)
+               # the view's last slots: the deciding seat's policy parameters (param_value(view, S_PARAMS + k))
+               params=PARAM_SLOTS)
 STATE.export(globals(), "S_", size="ST_SIZE")
-S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one
+S_PRIVATE = STATE.offset["hands"]  # a policy's view: the slots below this one, and the params slots
 
 CAPTURE, BUILD, ADD, BREAK, THROW = 0, 1, 2, 3, 4
 KIND_NAMES = ("CAPTURE", "BUILD", "ADD", "BREAK", "THROW")
-M_KIND, M_CARD, M_TARGET, M_LOOSE, M_HOUSE = 0, 1, 2, 3, 4
-M_COLS = 5
+# the columns of a move row, declared once: MOVE.export makes M_KIND = 0, ..., M_HOUSE = 4 and M_COLS = 5
+MOVE = Layout("seep move", kind=1, card=1, target=1, loose=1, house=1)
+MOVE.export(globals(), "M_", size="M_COLS")
 
 # trace events (core/trace.py): before play k, one ``legal`` per legal move (in list order),
 # then ``play`` naming the chosen one; EV_LEGAL, EV_PLAY for the kernel
@@ -90,14 +94,6 @@ def plays(events) -> list:
             out.append((ev, legal))
             legal = []
     return out
-
-# configuration slots (int64 array built from the variant by rules.cfg_of); C_CAP_SUMS, ..., C_SIZE
-CONFIG = Layout("seep config",
-                cap_sums=1, cap_max=1, throw_nc=1, owner_throw=1, absorb=1, direct=1, partner_free=1,
-                min_house=1, min_bid=1, sweep=1, early=1, early_plays=1, last=1, min_rule=1, min_thr=1,
-                min_sweeps=1, lead=1, lead_incl=1, match_n=1, match_mode=1, first_dealer=1, dealer_rule=1,
-                losing_basis=1, tie=1, after_baazi=1, end_house=1, max_deals=1, nplayers=1)
-CONFIG.export(globals(), "C_", size="C_SIZE")
 
 # the enum rules' choices as named constants (IntEnums from the variant, valued as packed: ABSORB.FORBIDDEN
 # is the index of "forbidden"); numba compiles them as constants

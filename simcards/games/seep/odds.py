@@ -33,11 +33,11 @@ from simcards.core.errors import SimcardsError, kernel_errors
 from simcards.games.seep.policies import DECISIONS
 from simcards.core.game import Column, OddsSupport
 from simcards.games.seep.cards import VAL
-from simcards.games.seep.layout import C_LEAD, C_LEAD_INCL, C_NPLAYERS, EVENTS, S_HANDS, ST_SIZE
+from simcards.games.seep.layout import EVENTS, S_HANDS, ST_SIZE
 from simcards.games.seep.odds_kernel import (
     FIELDS, FIRST_BID, N_SLOTS, NOT_AN_OPTION, simulate_bid_options, trace_bid_option,
 )
-from simcards.games.seep.rules import cfg_of, deal_stock, start_deal
+from simcards.games.seep.rules import deal_stock, seats, start_deal
 
 DEFAULT_BAAZI_CAP = 200  # later deals per baazi when the variant sets no max_deals_per_baazi
 HIST_LO, HIST_HI, HIST_STEP = -150, 250, 10  # bins of the point difference for the figure
@@ -64,10 +64,9 @@ def _holder_names(n: int) -> str:
 
 def deal_positions(variant, dealer: int) -> np.ndarray:
     """Holder of each deck position under the kernel's deal order (seats, then the floor = n)."""
-    cfg = cfg_of(variant)
-    n = int(cfg[C_NPLAYERS])
+    n = variant.num_players
     st = np.zeros(ST_SIZE, np.int64)
-    start_deal(st, cfg, dealer, 0)
+    start_deal(st, variant.to_params(), dealer, 0)
     order = np.arange(52, dtype=np.int64)
     deal_stock(st, order, False)
     if n == 2:
@@ -117,7 +116,6 @@ def prepare(variant, request):
     if (dealer + 1) % n != seat:
         raise SimcardsError(f"seep bid: the bidder is the player after the dealer (docs/games/seep.md, rule 2.2): dealer {names[dealer]} "
                             f"means bidder {names[(dealer + 1) % n]}, not {names[seat]}")
-    cfg = cfg_of(variant)
     scores = tuple(int(s) for s in request.scores)
     baazi = bool(scores)
     D0 = 0
@@ -126,8 +124,8 @@ def prepare(variant, request):
             raise SimcardsError(f"seep bid: --scores takes the two team totals of this baazi, A:B "
                                 f"(team A = seats 0, 2), got {len(scores)} numbers")
         D0 = scores[0] - scores[1]
-        lead = int(cfg[C_LEAD])
-        over = abs(D0) >= lead if cfg[C_LEAD_INCL] else abs(D0) > lead
+        lead = variant.baazi_lead
+        over = abs(D0) >= lead if variant.baazi_lead_inclusive else abs(D0) > lead
         if over:
             raise SimcardsError(f"seep bid: with scores {scores[0]}:{scores[1]} the lead is {abs(D0)}, so the baazi "
                                 f"is already over (baazi_lead={lead})")
@@ -157,7 +155,7 @@ def simulate(query, variant, table, seed, start, count):
     out = np.full((count, len(COLUMNS)), NOT_AN_OPTION, np.int64)
     cap = variant.max_deals_per_baazi or DEFAULT_BAAZI_CAP
     with kernel_errors("seep", DECISIONS, table):
-        simulate_bid_options(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
+        simulate_bid_options(variant.to_params(), seats(table), (_accept(query["accept"]),),
                              np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                              query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]),
                              np.array(query["options"], np.int64), query["baazi"], np.int64(cap),
@@ -178,7 +176,7 @@ def trace_option(query, variant, table, seed: int, index: int, bid: int):
     tr_state = np.zeros((49, ST_SIZE), np.int64)
 
     def run(events):
-        trace_bid_option(cfg_of(variant), table["bid"], table["move"], (_accept(query["accept"]),),
+        trace_bid_option(variant.to_params(), seats(table), (_accept(query["accept"]),),
                          np.int64(query["known"]), cons.fixed, cons.min_len, cons.max_len, query["sizes"],
                          query["pos_holder"], np.int64(query["dealer"]), np.int64(query["D0"]), np.int64(bid),
                          np.uint64(seed), np.int64(index), np.zeros(ST_SIZE, np.int64), deck, events, tr_state)

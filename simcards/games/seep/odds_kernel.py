@@ -22,7 +22,7 @@ from simcards.core.jit import helper, kernel
 from simcards.core.trace import no_trace
 from simcards.games.seep.cards import low_card
 from simcards.games.seep.layout import (
-    BUILD, C_NPLAYERS, M_COLS, S_HANDS, S_NCARDS, S_OPEN_CARD, S_OPEN_KIND, S_PILE, S_SCORE, S_TRACK_TEAM, ST_SIZE,
+    BUILD, M_COLS, S_HANDS, S_NCARDS, S_OPEN_CARD, S_OPEN_KIND, S_PILE, S_SCORE, S_TRACK_TEAM, ST_SIZE,
 )
 from simcards.games.seep.rules import (
     MAX_MOVES, _make_work_nb, baazi_step, check_answer, make_view, next_dealer, play_deal, play_dealt, start_deal,
@@ -86,11 +86,12 @@ def deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, useed
 
 
 @kernel
-def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder,
+def simulate_bid_options(params, seats, accept, known, fixed, min_len, max_len, sizes, pos_holder,
                          dealer, D0, options, baazi, max_baazi_deals, seed, start, count, out):
     """Row ``r`` of ``out``: per bid slot ``FIELDS`` (``NOT_AN_OPTION`` for bids not held),
     then the bid the bidder's own policy makes from the four cards."""
-    nplayers = cfg[C_NPLAYERS]
+    rule = params[0]
+    nplayers = rule.num_players
     bidder = (dealer + 1) % nplayers
     bt = bidder % 2
     st = np.zeros(ST_SIZE, np.int64)
@@ -115,18 +116,18 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
         deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, useed, urec, cards, hands,
                     seat_hands, buf, rdeal, deck)
         # what the bidder's own policy bids from the four cards (its own stream)
-        start_deal(st, cfg, dealer, D0)
+        start_deal(st, params, dealer, D0)
         st[S_HANDS + bidder] = known
         st[S_NCARDS + bidder] = 4
-        make_view(st, bidder, view)
+        make_view(st, bidder, view, seats.params)
         rpol[0] = stream_start(useed, urec, np.uint64(POLICY_BID_STREAM))
-        out[r, N_SLOTS * nf] = bid_funcs[bidder](view, rpol)
+        out[r, N_SLOTS * nf] = seats.bid[bidder](view, rpol)
         for k in range(options.shape[0]):
             b = options[k]
             base = (b - FIRST_BID) * nf
-            start_deal(st, cfg, dealer, D0)
+            start_deal(st, params, dealer, D0)
             rpol[0] = stream_start(useed, urec, np.uint64(1))
-            play_dealt(st, cfg, b, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+            play_dealt(st, params, b, seats, rpol, deck, W, moves, view,
                        trace, tr_state)
             check_answer(st)
             oc = np.int64(1) << st[S_OPEN_CARD]
@@ -138,28 +139,29 @@ def simulate_bid_options(cfg, bid_funcs, move_funcs, accept, known, fixed, min_l
             out[r, base + F_WON] = -1
             out[r, base + F_DEALS] = 1
             if baazi:
-                D, loser, by_min = baazi_step(cfg, D0, st)
-                d = next_dealer(cfg, dealer, D, st[S_SCORE], st[S_SCORE + 1], loser)
+                D, loser, by_min = baazi_step(params, D0, st)
+                d = next_dealer(params, dealer, D, st[S_SCORE], st[S_SCORE + 1], loser)
                 deals = 1
                 while loser < 0 and deals < max_baazi_deals:
                     # later deals: streams 2j, 2j+1 of the record, the same for every bid
                     rdeck[0] = stream_start(useed, urec, np.uint64(2 * deals))
                     rpol[0] = stream_start(useed, urec, np.uint64(2 * deals + 1))
-                    play_deal(st, cfg, d, D, bid_funcs, move_funcs, rdeck, rpol, later_deck, W, moves, view,
+                    play_deal(st, params, d, D, seats, rdeck, rpol, later_deck, W, moves, view,
                               trace, tr_state)
                     check_answer(st)
-                    D, loser, by_min = baazi_step(cfg, D, st)
-                    d = next_dealer(cfg, d, D, st[S_SCORE], st[S_SCORE + 1], loser)
+                    D, loser, by_min = baazi_step(params, D, st)
+                    d = next_dealer(params, d, D, st[S_SCORE], st[S_SCORE + 1], loser)
                     deals += 1
                 out[r, base + F_WON] = -1 if loser < 0 else (1 if loser != bt else 0)
                 out[r, base + F_DEALS] = deals
 
 
 @kernel
-def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
+def trace_bid_option(params, seats, accept, known, fixed, min_len, max_len, sizes, pos_holder, dealer,
                      D0, bid, seed, rec, st, deck, trace, tr_state):
     """Record ``rec``'s deal played with ``bid``, traced (twin of :func:`simulate_bid_options`)."""
-    nplayers = cfg[C_NPLAYERS]
+    rule = params[0]
+    nplayers = rule.num_players
     view = np.zeros(ST_SIZE, np.int64)
     W = _make_work_nb()
     moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
@@ -171,8 +173,8 @@ def trace_bid_option(cfg, bid_funcs, move_funcs, accept, known, fixed, min_len, 
     urec = np.uint64(rec)
     deal_record(accept, known, fixed, min_len, max_len, sizes, pos_holder, np.uint64(seed), urec,
                 np.arange(52, dtype=np.int64), hands, seat_hands, buf, rdeal, deck)
-    start_deal(st, cfg, dealer, D0)
+    start_deal(st, params, dealer, D0)
     rpol[0] = stream_start(np.uint64(seed), urec, np.uint64(1))
-    play_dealt(st, cfg, bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+    play_dealt(st, params, bid, seats, rpol, deck, W, moves, view,
                trace, tr_state)
     check_answer(st)

@@ -30,14 +30,14 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from simcards.core.policy import Decision, Policy
+from simcards.core.policy import Decision, Policy, PolicyParam, param_value
 from simcards.core.rng import below
 from simcards.core.jit import helper, policy
 from simcards.games.seep.cards import ALL_CARDS, PTS, VAL, VALMASK, low_card, mask_points, mask_sum, ncards
 from simcards.games.seep.layout import (
     ADD, BREAK, BUILD, CAPTURE, M_CARD, M_HOUSE, M_KIND, M_LOOSE, M_TARGET, S_EARLY_PLAYS,
     S_EARLY_VALUE, S_HAND, S_HOUSE, S_LAST_VALUE, S_LOOSE, S_MIN_BID, S_MIN_HOUSE, S_OWNERS,
-    S_NCARDS, S_NPLAYERS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
+    S_NCARDS, S_NPLAYERS, S_PARAMS, S_PILE, S_PLAY, S_SEAT, S_SWEEP_VALUE, THROW,
 )
 
 # built-ins never allocate: alloc=False compiles them without reference counting (see rules.py)
@@ -162,6 +162,18 @@ def random_move(view, moves, n, rng):
 
 # ------------------------------------------------------------------ basic
 
+# parameters (issue 16): the house-building appetite and the sweep guard; defaults = the old constants
+B_BUILD, B_BUILD_POINTS, B_BREAK, B_SWEEP_GUARD = range(4)
+BASIC_PARAMS = (
+    PolicyParam("build_value", 5.0, -20.0, 30.0,
+                "score of a build or addition before its points (a capture scores 10 + its points): "
+                "the appetite for houses"),
+    PolicyParam("build_points", 0.5, 0.0, 2.0, "score per card point put into the house"),
+    PolicyParam("break_value", 4.0, -20.0, 30.0, "score of breaking a house"),
+    PolicyParam("sweep_guard", 1000.0, 0.0, 1000.0,
+                "penalty of a move that leaves a floor the next player can sweep with an unseen card (0: ignore)"),
+)
+
 @policy(BID_SIG, alloc=False)
 def basic_bid(view, rng):
     """The highest value held."""
@@ -174,6 +186,7 @@ def basic_bid(view, rng):
 
 @helper(alloc=False)
 def basic_score(view, moves, i, houses, bonus):
+    """basic's score of move ``i`` (its parameters read from the view's params slots)."""
     kind = moves[i, M_KIND]
     card = moves[i, M_CARD]
     if kind == CAPTURE:
@@ -187,9 +200,10 @@ def basic_score(view, moves, i, houses, bonus):
             s += bonus
         return s
     if kind == BUILD or kind == ADD:
-        return 5.0 + 0.5 * mask_points(moves[i, M_LOOSE] | (np.int64(1) << card))
+        return (param_value(view, S_PARAMS + B_BUILD)
+                + param_value(view, S_PARAMS + B_BUILD_POINTS) * mask_points(moves[i, M_LOOSE] | (np.int64(1) << card)))
     if kind == BREAK:
-        return 4.0
+        return param_value(view, S_PARAMS + B_BREAK)
     return -PTS[card] - 0.01 * VAL[card]
 
 
@@ -241,13 +255,14 @@ def basic_move(view, moves, n, rng):
     houses = houses_mask(view)
     bonus = sweep_bonus(view, view[S_PLAY])
     unseen = unseen_cards(view)
+    guard = param_value(view, S_PARAMS + B_SWEEP_GUARD)
     best = -1e300
     ties = 0
     pick = 0
     for i in range(n):
         s = basic_score(view, moves, i, houses, bonus)
-        if gives_lone_sweep(view, moves, i, unseen, houses):
-            s -= 1000.0
+        if guard != 0.0 and gives_lone_sweep(view, moves, i, unseen, houses):
+            s -= guard
         take, best, ties = better(s, best, ties, rng)
         if take:
             pick = i
@@ -255,6 +270,18 @@ def basic_move(view, moves, n, rng):
 
 
 # ------------------------------------------------------------------ expert
+
+E_HOUSE, E_RISK, E_CEMENT, E_THROW, E_DENIAL = range(5)
+EXPERT_PARAMS = (
+    PolicyParam("house_bonus", 0.5, -20.0, 20.0,
+                "score of owning a house beyond its expected card points: the appetite for houses"),
+    PolicyParam("house_risk", 2.0, 0.0, 4.0,
+                "a house's points count (1 - house_risk x P(an opponent holds its value)) (2: lost points count twice)"),
+    PolicyParam("cement_bonus", 0.3, -5.0, 5.0, "extra score of a cemented house (it can no longer be broken)"),
+    PolicyParam("throw_cost", 0.6, 0.0, 2.0, "cost per card point of a thrown card"),
+    PolicyParam("sweep_denial", 1.0, 0.0, 3.0,
+                "weight of the next opponent's expected sweep (bonus + floor points) left by a move"),
+)
 
 @helper(alloc=False)
 def p_holds(u, h, U):
@@ -268,7 +295,7 @@ def p_holds(u, h, U):
 
 
 @helper(alloc=False)
-def expert_score(view, moves, i, unseen, n_unseen):
+def expert_score(view, moves, i, unseen, n_unseen, house, risk, cement, throw, denial):
     p = view[S_SEAT]
     k = view[S_PLAY]
     kind = moves[i, M_KIND]
@@ -295,7 +322,7 @@ def expert_score(view, moves, i, unseen, n_unseen):
         if loose_after == 0 and houses_after == 0:
             s += sweep_bonus(view, k)
     elif kind == THROW:
-        s = -0.6 * PTS[card] - 0.02 * VAL[card]
+        s = -throw * PTS[card] - 0.02 * VAL[card]
         loose_after |= cbit
     else:
         if kind == BREAK:
@@ -314,9 +341,9 @@ def expert_score(view, moves, i, unseen, n_unseen):
         houses_after |= np.int64(1) << target
         # the house is ours unless an opponent captures it first
         q_opp = p_holds(ncards(unseen & VALMASK[target]), n_opps, n_unseen)
-        s += 0.5 + mask_points(cards) * (1.0 - 2.0 * q_opp)
+        s += house + mask_points(cards) * (1.0 - risk * q_opp)
         if mask_sum(cards) > target:
-            s += 0.3  # cemented: can no longer be broken
+            s += cement  # cemented: can no longer be broken
     # deny the next opponent a sweep
     nh = ncards(houses_after)
     if nh <= 1 and (loose_after or nh):
@@ -329,7 +356,7 @@ def expert_score(view, moves, i, unseen, n_unseen):
             pts = mask_points(loose_after)
             if nh == 1:
                 pts += mask_points(view[S_HOUSE + hv])
-            s -= (bonus + pts) * p_holds(ncards(unseen & VALMASK[t]), n_next, n_unseen)
+            s -= denial * (bonus + pts) * p_holds(ncards(unseen & VALMASK[t]), n_next, n_unseen)
     return s
 
 
@@ -339,11 +366,17 @@ def expert_move(view, moves, n, rng):
     the opponents capture them first, minus the chance the next opponent sweeps."""
     unseen = unseen_cards(view)
     n_unseen = ncards(unseen)
+    house = param_value(view, S_PARAMS + E_HOUSE)
+    risk = param_value(view, S_PARAMS + E_RISK)
+    cement = param_value(view, S_PARAMS + E_CEMENT)
+    throw = param_value(view, S_PARAMS + E_THROW)
+    denial = param_value(view, S_PARAMS + E_DENIAL)
     best = -1e300
     ties = 0
     pick = 0
     for i in range(n):
-        take, best, ties = better(expert_score(view, moves, i, unseen, n_unseen), best, ties, rng)
+        take, best, ties = better(expert_score(view, moves, i, unseen, n_unseen, house, risk, cement, throw, denial),
+                                  best, ties, rng)
         if take:
             pick = i
     return pick
@@ -377,6 +410,8 @@ def expert_bid(view, rng):
     return pick
 
 
-RANDOM = Policy("random", bid=random_bid, move=random_move)
-BASIC = Policy("basic", bid=basic_bid, move=basic_move)
-EXPERT = Policy("expert", bid=expert_bid, move=expert_move)
+RANDOM = Policy("random", bid=random_bid, move=random_move, help="a uniformly random legal bid and move")
+BASIC = Policy("basic", bid=basic_bid, move=basic_move, params=BASIC_PARAMS,
+               help="bid the highest value; greedy captures, then builds, then the cheapest throw; no lone sweeps")
+EXPERT = Policy("expert", bid=expert_bid, move=expert_move, params=EXPERT_PARAMS,
+                help="calibrated bids; one-ply expected points with card counting of unseen cards")

@@ -74,8 +74,10 @@ MATCH_COLUMNS = (
 
 UNITS = (
     Unit("deal", "deals", DEAL_COLUMNS, "one deal: bid, 48 plays, scores (starts a baazi at D = 0)", 20_000),
-    Unit("baazi", "baazis", BAAZI_COLUMNS, "deals until a team leads by baazi_lead or falls under the 9-point minimum", 2_000),
-    Unit("match", "matches", MATCH_COLUMNS, "match_baazis baazis (match_mode decides the end)", 500),
+    Unit("baazi", "baazis", BAAZI_COLUMNS, "deals until a team leads by baazi_lead or falls under the 9-point minimum", 2_000,
+         objective=("baazi_won_by_a", "all")),
+    Unit("match", "matches", MATCH_COLUMNS, "match_baazis baazis (match_mode decides the end)", 500,
+         objective=("match_won", "team_a")),
 )
 UNIT_CODES = {"deal": 0, "baazi": 1, "match": 2}
 

@@ -12,7 +12,7 @@ from simcards.games.seep.layout import (
     S_SCORE, S_SWEEP_PTS, ST_SIZE, plays,
 )
 from simcards.games.seep.policies import DECISIONS
-from simcards.games.seep.rules import cfg_of, trace_kernel
+from simcards.games.seep.rules import seats, trace_kernel
 
 TEAM = "AB"
 
@@ -63,14 +63,14 @@ def trace(variant, table, seed: int, index: int, deal: int = 0, dealer: int | No
     """
     from simcards.games.seep.rules import first_dealer
 
-    cfg = cfg_of(variant)
+    params = variant.to_params()
     if dealer is None:
-        dealer = int(first_dealer(cfg, int(seed), int(index)))
+        dealer = int(first_dealer(params, int(seed), int(index)))
     tr_state = np.zeros((49, ST_SIZE), np.int64)
 
     def run(events):
         with kernel_errors("seep", DECISIONS, table):
-            trace_kernel(cfg, table["bid"], table["move"], int(seed), int(index), int(deal), int(dealer), int(D),
+            trace_kernel(params, seats(table), int(seed), int(index), int(deal), int(dealer), int(D),
                          np.zeros(ST_SIZE, np.int64), events, tr_state)
 
     return tr_state, EVENTS.collect(run, 8192)[1]
@@ -116,8 +116,8 @@ def replay(unit: str, variant, table, seed: int, index: int) -> str:
 
     if unit == "deal":
         return format_trace(*trace(variant, table, seed, index))
-    cfg = cfg_of(variant)
-    dealer = int(first_dealer(cfg, int(seed), int(index)))
+    params = variant.to_params()
+    dealer = int(first_dealer(params, int(seed), int(index)))
     wins = [0, 0]
     parts = []
     j = baazis = capped = 0
@@ -131,9 +131,9 @@ def replay(unit: str, variant, table, seed: int, index: int) -> str:
             parts.append(format_trace(states, events))
             j += 1
             deals += 1
-            D, loser, by_min = (int(x) for x in baazi_step(cfg, D, states[48]))
+            D, loser, by_min = (int(x) for x in baazi_step(params, D, states[48]))
             last = states[48]
-            dealer = int(next_dealer(cfg, dealer, D, int(last[S_SCORE]), int(last[S_SCORE + 1]), loser))
+            dealer = int(next_dealer(params, dealer, D, int(last[S_SCORE]), int(last[S_SCORE + 1]), loser))
             if loser >= 0:
                 winner = 1 - loser
                 wins[winner] += 1

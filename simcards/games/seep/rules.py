@@ -1,7 +1,9 @@
 """The compiled Seep kernel: deal, bid, legal moves, move application, scoring, baazi, match.
 
 Everything here is numba; no pandas/click/matplotlib. The state layout, move encoding
-and configuration slots are in :mod:`simcards.games.seep.layout`. One record is
+and move encoding are in :mod:`simcards.games.seep.layout`; the rules are the
+variant packed by ``Variant.to_params`` (``params[0].capture_sums``, enum rules compared
+with the generated constants, ``ABSORB.FORBIDDEN``). One record is
 computed by :func:`simulate_kernel` for every unit; :func:`play_deal` is the single
 deal engine; given a trace buffer (core/trace.py, events ``layout.EVENTS``) it emits the
 legal move list and the chosen move of every play, and stores a snapshot of the full state
@@ -9,23 +11,23 @@ before every play into ``tr_state`` (used by ``replay.py`` and the referee).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from simcards.core.errors import IllegalAnswer
 from simcards.core.rng import below, shuffle, stream_start
 from simcards.core.jit import helper, kernel
+from simcards.core.policy import PARAM_SLOTS
 from simcards.core.trace import emit as trace_event, no_trace, tracing
 from simcards.games.seep.cards import VAL, VALMASK, low_card, mask_points, mask_sum, ncards, value_set
 from simcards.games.seep.layout import (
-    ABSORB, AFTER_BAAZI, DEALER_RULE, END_HOUSE, LOSING_BASIS, MATCH_MODE, TIE_DEALER, ADD, BREAK, BUILD, CAPTURE, C_ABSORB, C_AFTER_BAAZI,
-    C_CAP_MAX, C_CAP_SUMS, C_DEALER_RULE, C_DIRECT, C_EARLY, C_EARLY_PLAYS, C_END_HOUSE,
-    C_FIRST_DEALER, C_LAST, C_LEAD, C_LEAD_INCL, C_LOSING_BASIS, C_MATCH_MODE, C_MATCH_N,
-    C_MAX_DEALS, C_MIN_BID, C_MIN_HOUSE, C_MIN_RULE, C_MIN_SWEEPS, C_MIN_THR, C_NPLAYERS, C_OWNER_THROW,
-    CONFIG, C_PARTNER_FREE, EV_LEGAL, EV_PLAY, C_SWEEP, C_THROW_NC, C_TIE, M_COLS, S_ADDED, S_BID, S_BIDDER,
-    S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER, S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND,
-    S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER, S_LEFTOVER_TEAM,
-    S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD, S_OPEN_FLOOR,
-    S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
+    ABSORB, AFTER_BAAZI, DEALER_RULE, END_HOUSE, LOSING_BASIS, MATCH_MODE, TIE_DEALER, ADD, BREAK, BUILD,
+    CAPTURE, EV_LEGAL, EV_PLAY, M_CARD, M_COLS, M_HOUSE, M_KIND, M_LOOSE, M_TARGET,
+    S_ADDED, S_BID, S_BIDDER, S_BROKEN, S_BUILT, S_CARD_PTS, S_D, S_DEALER,
+    S_EARLY_PLAYS, S_EARLY_VALUE, S_HAND, S_HANDS, S_HIDDEN, S_HOUSE, S_LAST_CAPTURE, S_LAST_VALUE, S_LEFTOVER,
+    S_LEFTOVER_TEAM, S_LOOSE, S_MAX_MOVES, S_MIN_BID, S_MIN_HOUSE, S_NCARDS, S_NPLAYERS, S_OPEN_CARD,
+    S_OPEN_FLOOR, S_OPEN_HAND, S_OPEN_KIND, S_OWNERS, S_PARAMS, S_PARTNER_FREE, S_PILE, S_PLAY, S_PLAYED, S_PRIVATE,
     S_ERROR, S_REDEALS, S_SCORE, S_SEAT, S_STOCK, S_SUM_MOVES, S_SWEEPS, S_SWEEP_PTS, S_SWEEP_VALUE,
     S_TRACK_AT, S_TRACK_TEAM, S_TRACK_VALUE, ST_SIZE, THROW,
 )
@@ -37,6 +39,10 @@ MAX_SUBSETS = 1 << 16     # loose-card subsets with a value sum <= 13
 MAX_GROUPS = 1 << 13      # groups per target value
 MAX_MOVES = 1 << 13       # legal moves per decision ("fail loudly past a limit", A.2)
 META_STREAM = 1 << 40     # stream of a record's first dealer
+
+# the policies, bundled: per decision a function per seat; params: each seat's policy parameters
+# (PolicyTable.params, copied into the view's S_PARAMS slots before that seat decides)
+Seats = namedtuple("Seats", ("bid", "move", "params"))
 # record-level deal streams: deck 2*j, policies 2*j + 1 for the j-th deal of a record
 
 
@@ -151,11 +157,11 @@ def add_owner(owners, p):
 def emit(moves, n, kind, card, target, loose, house):
     if n >= moves.shape[0]:
         raise ValueError("seep: too many legal moves (limit exceeded)")
-    moves[n, 0] = kind
-    moves[n, 1] = card
-    moves[n, 2] = target
-    moves[n, 3] = loose
-    moves[n, 4] = house
+    moves[n, M_KIND] = kind
+    moves[n, M_CARD] = card
+    moves[n, M_TARGET] = target
+    moves[n, M_LOOSE] = loose
+    moves[n, M_HOUSE] = house
     return n + 1
 
 
@@ -206,21 +212,22 @@ def house_selections(v, V, loose, grp, ngrp, absorb, gl, gl2, pk, sm, sj, xl):
 # ------------------------------------------------------------------ legal moves
 
 @helper(alloc=False)
-def legal_moves(st, p, cfg, W, moves):
+def legal_moves(st, p, params, W, moves):
     """Fill ``moves`` with every legal move of seat ``p`` (3.4); return their number."""
+    rule = params[0]
     ws_mask, ws_sum, grp, ngrp, gl, gl2, pk, sm, sj, xl = W
     hand = st[S_HANDS + p]
     loose = st[S_LOOSE]
     opening = st[S_PLAY] == 1
     bid = st[S_BID]
-    minh = cfg[C_MIN_HOUSE]
-    cap_sums = cfg[C_CAP_SUMS] != 0
-    cap_max = cfg[C_CAP_MAX] != 0
-    throw_nc = cfg[C_THROW_NC] != 0
-    owner_throw = cfg[C_OWNER_THROW] != 0
-    absorb = cfg[C_ABSORB]
-    direct = cfg[C_DIRECT] != 0
-    partner_free = cfg[C_PARTNER_FREE] != 0
+    minh = rule.min_house_value
+    cap_sums = rule.capture_sums != 0
+    cap_max = rule.capture_maximal != 0
+    throw_nc = rule.throw_requires_no_capture != 0
+    owner_throw = rule.owner_may_throw != 0
+    absorb = rule.absorption_mode
+    direct = rule.allow_direct_cemented_build != 0
+    partner_free = rule.partner_add_free != 0
     pbit = np.int64(1) << p
     enum_groups(loose, ws_mask, ws_sum, grp, ngrp)
     sums = np.int64(1)  # bit t: some group sums to t (bit 0: the empty completion)
@@ -526,29 +533,33 @@ def deal_stock(st, deck, second_half):
 
 
 @helper(alloc=False)
-def make_view(st, p, view):
+def make_view(st, p, view, policy_params):
+    """Seat ``p``'s view: the public state, its own hand, its policy parameters (a row of ``policy_params``)."""
     for i in range(S_PRIVATE):
         view[i] = st[i]
     view[S_SEAT] = p
     view[S_HAND] = st[S_HANDS + p]
+    for k in range(PARAM_SLOTS):
+        view[S_PARAMS + k] = policy_params[p, k]
 
 
 @helper(alloc=False)
-def start_deal(st, cfg, dealer, D):
+def start_deal(st, params, dealer, D):
+    rule = params[0]
     for i in range(ST_SIZE):
         st[i] = 0
-    st[S_NPLAYERS] = cfg[C_NPLAYERS]
+    st[S_NPLAYERS] = rule.num_players
     st[S_DEALER] = dealer
-    st[S_BIDDER] = (dealer + 1) % cfg[C_NPLAYERS]
+    st[S_BIDDER] = (dealer + 1) % rule.num_players
     st[S_LAST_CAPTURE] = -1
     st[S_D] = D
-    st[S_SWEEP_VALUE] = cfg[C_SWEEP]
-    st[S_EARLY_VALUE] = cfg[C_EARLY]
-    st[S_EARLY_PLAYS] = cfg[C_EARLY_PLAYS]
-    st[S_LAST_VALUE] = cfg[C_LAST]
-    st[S_MIN_HOUSE] = cfg[C_MIN_HOUSE]
-    st[S_MIN_BID] = cfg[C_MIN_BID]
-    st[S_PARTNER_FREE] = cfg[C_PARTNER_FREE]
+    st[S_SWEEP_VALUE] = rule.sweep_value
+    st[S_EARLY_VALUE] = rule.early_sweep_value
+    st[S_EARLY_PLAYS] = rule.early_sweep_plays
+    st[S_LAST_VALUE] = rule.last_play_sweep_value
+    st[S_MIN_HOUSE] = rule.min_house_value
+    st[S_MIN_BID] = rule.min_bid_value
+    st[S_PARTNER_FREE] = rule.partner_add_free
     st[S_TRACK_VALUE] = -1
     st[S_TRACK_TEAM] = -1
     st[S_TRACK_AT] = -1
@@ -576,19 +587,20 @@ def check_answer(st):
 
 
 @helper(alloc=False)
-def play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+def play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
               trace, tr_state):
     """Deal, bid, play and score one deal into ``st`` (see layout for the fields)."""
-    start_deal(st, cfg, dealer, D)
+    rule = params[0]
+    start_deal(st, params, dealer, D)
     bid_mask = np.int64(0)
-    for v in range(cfg[C_MIN_BID], 14):
+    for v in range(rule.min_bid_value, 14):
         bid_mask |= VALMASK[v]
     st[S_REDEALS] = shuffle_deal(deck, rdeck, bid_mask, np.int64(0))
-    play_dealt(st, cfg, 0, bid_funcs, move_funcs, rpol, deck, W, moves, view, trace, tr_state)
+    play_dealt(st, params, 0, seats, rpol, deck, W, moves, view, trace, tr_state)
 
 
 @helper(alloc=False)
-def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves, view,
+def play_dealt(st, params, forced_bid, seats, rpol, deck, W, moves, view,
                trace, tr_state):
     """Bid, play and score a deal whose card order is already in ``deck`` (after ``start_deal``).
 
@@ -596,6 +608,7 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
     deck); 0 asks the bidder's policy. Shared by every entry point of the kernel. With a
     trace (``tracing(trace)``) it emits the events and fills ``tr_state[0 .. 48]``.
     """
+    rule = params[0]
     bidder = st[S_BIDDER]
     h = np.int64(0)
     f = np.int64(0)
@@ -614,26 +627,26 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
     if forced_bid > 0:
         bid = forced_bid
     else:
-        make_view(st, bidder, view)
-        bid = bid_funcs[bidder](view, rpol)
-    if bid < cfg[C_MIN_BID] or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
+        make_view(st, bidder, view, seats.params)
+        bid = seats.bid[bidder](view, rpol)
+    if bid < rule.min_bid_value or bid > 13 or (h & VALMASK[min(max(bid, 0), 13)]) == 0:
         note_illegal(st, DEC_BID, bidder, bid)
         return
     st[S_BID] = bid
     st[S_LOOSE] = f
     st[S_HIDDEN] = 0
     st[S_PLAY] = 1
-    nplayers = cfg[C_NPLAYERS]
+    nplayers = rule.num_players
     for k in range(1, 49):
         p = (bidder + k - 1) % nplayers
-        n = legal_moves(st, p, cfg, W, moves)
+        n = legal_moves(st, p, params, W, moves)
         if n == 0:
             raise ValueError("seep: no legal move (engine invariant violated)")
         if n > st[S_MAX_MOVES]:
             st[S_MAX_MOVES] = n
         st[S_SUM_MOVES] += n
-        make_view(st, p, view)
-        i = move_funcs[p](view, moves, n, rpol)
+        make_view(st, p, view, seats.params)
+        i = seats.move[p](view, moves, n, rpol)
         if i < 0 or i >= n:
             note_illegal(st, DEC_MOVE, p, i)
             return
@@ -641,32 +654,34 @@ def play_dealt(st, cfg, forced_bid, bid_funcs, move_funcs, rpol, deck, W, moves,
             for j in range(ST_SIZE):
                 tr_state[k - 1, j] = st[j]
             for j in range(n):
-                trace_event(trace, EV_LEGAL, moves[j, 0], moves[j, 1], moves[j, 2], moves[j, 3], moves[j, 4])
+                trace_event(trace, EV_LEGAL, moves[j, M_KIND], moves[j, M_CARD], moves[j, M_TARGET], moves[j, M_LOOSE],
+                            moves[j, M_HOUSE])
             trace_event(trace, EV_PLAY, k, p, i, n, 0)
         if k == 1:
-            st[S_OPEN_CARD] = moves[i, 1]
-            st[S_OPEN_KIND] = moves[i, 0]
-        apply_move(st, p, moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4])
+            st[S_OPEN_CARD] = moves[i, M_CARD]
+            st[S_OPEN_KIND] = moves[i, M_KIND]
+        apply_move(st, p, moves[i, M_KIND], moves[i, M_CARD], moves[i, M_TARGET], moves[i, M_LOOSE], moves[i, M_HOUSE])
         if k == 1:
             deal_stock(st, deck, False)
         elif k == 24 and nplayers == 2:
             deal_stock(st, deck, True)
-    finish_deal(st, cfg)
+    finish_deal(st, params)
     if tracing(trace):
         for j in range(ST_SIZE):
             tr_state[48, j] = st[j]
 
 
 @helper(alloc=False)
-def finish_deal(st, cfg):
+def finish_deal(st, params):
     """Section 4: leftovers, the no-house check, card points and deal scores."""
+    rule = params[0]
     team = st[S_LAST_CAPTURE]
     if team < 0:
         team = st[S_DEALER] % 2
     left = st[S_LOOSE]
     for w in range(14):
         if st[S_HOUSE + w]:
-            if cfg[C_END_HOUSE] == END_HOUSE.ERROR:
+            if rule.end_house_policy == END_HOUSE.ERROR:
                 raise ValueError("seep: a house survived play 48 (engine invariant violated)")
             left |= st[S_HOUSE + w]
             st[S_HOUSE + w] = 0
@@ -683,40 +698,42 @@ def finish_deal(st, cfg):
 # ------------------------------------------------------------------ baazi and match
 
 @helper(alloc=False)
-def min_points_loser(st, cfg):
+def min_points_loser(st, params):
     """5.2: the team under the threshold (-1 if none or the rule is off)."""
-    if cfg[C_MIN_RULE] == 0:
+    rule = params[0]
+    if rule.min_points_rule == 0:
         return -1
-    base = S_SCORE if cfg[C_MIN_SWEEPS] else S_CARD_PTS
+    base = S_SCORE if rule.min_points_includes_sweeps else S_CARD_PTS
     for t in range(2):
-        if st[base + t] < cfg[C_MIN_THR]:
+        if st[base + t] < rule.min_points_threshold:
             return t
     return -1
 
 
 @helper(alloc=False)
-def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
+def next_dealer(params, dealer, D_after, score_a, score_b, loser):
     """2.1 / 5.5 with the dealer flags of section 6; ``loser`` = baazi loser or -1.
 
     Two players (6.2): the player behind deals, level keeps the dealer, and after a
     baazi its loser deals (the ``dealer_after_baazi`` flag has no partner to pick).
     """
-    n = cfg[C_NPLAYERS]
+    rule = params[0]
+    n = rule.num_players
     right = (dealer + 1) % n
-    if cfg[C_DEALER_RULE] == DEALER_RULE.ROTATE:
+    if rule.dealer_rule == DEALER_RULE.ROTATE:
         return right
     if loser < 0:
-        if cfg[C_LOSING_BASIS] == LOSING_BASIS.RUNNING_DIFFERENCE:
+        if rule.losing_team_basis == LOSING_BASIS.RUNNING_DIFFERENCE:
             behind = -1 if D_after == 0 else (0 if D_after < 0 else 1)
         else:
             behind = -1 if score_a == score_b else (0 if score_a < score_b else 1)
         if behind < 0:
-            return dealer if cfg[C_TIE] == TIE_DEALER.SAME else right
+            return dealer if rule.tie_dealer == TIE_DEALER.SAME else right
         return dealer if dealer % 2 == behind else right
     w = dealer if dealer % 2 == loser else right
     if n == 2:
         return w
-    mode = cfg[C_AFTER_BAAZI]
+    mode = rule.dealer_after_baazi
     if mode == AFTER_BAAZI.PARTNER_OF_NEXT:
         return (w + 2) % 4
     if mode == AFTER_BAAZI.DEALER_PARTNER:
@@ -727,14 +744,15 @@ def next_dealer(cfg, dealer, D_after, score_a, score_b, loser):
 
 
 @helper(alloc=False)
-def baazi_step(cfg, D, st):
+def baazi_step(params, D, st):
     """Result of one played deal: (new D, baazi loser or -1, by the 9-point rule)."""
-    loser = min_points_loser(st, cfg)
+    rule = params[0]
+    loser = min_points_loser(st, params)
     if loser >= 0:
         return np.int64(0), loser, True
     D = D + st[S_SCORE] - st[S_SCORE + 1]
-    lead = cfg[C_LEAD]
-    if cfg[C_LEAD_INCL]:
+    lead = rule.baazi_lead
+    if rule.baazi_lead_inclusive:
         if D >= lead:
             return np.int64(0), np.int64(1), False
         if D <= -lead:
@@ -748,12 +766,13 @@ def baazi_step(cfg, D, st):
 
 
 @helper
-def first_dealer(cfg, seed, rec):
-    if cfg[C_FIRST_DEALER] >= 0:
-        return cfg[C_FIRST_DEALER]
+def first_dealer(params, seed, rec):
+    rule = params[0]
+    if rule.first_dealer >= 0:
+        return rule.first_dealer
     meta = np.zeros(1, np.uint64)
     meta[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(META_STREAM))
-    return below(meta, cfg[C_NPLAYERS])
+    return below(meta, rule.num_players)
 
 
 # record columns (see records.py for the documentation)
@@ -764,7 +783,7 @@ UNIT_DEAL, UNIT_BAAZI, UNIT_MATCH = 0, 1, 2
 
 
 @helper(alloc=False)
-def write_deal(st, cfg, row):
+def write_deal(st, params, row):
     row[0] = st[S_DEALER]
     row[1] = st[S_BIDDER]
     row[2] = st[S_REDEALS]
@@ -784,7 +803,7 @@ def write_deal(st, cfg, row):
     row[16] = st[S_LAST_CAPTURE]
     row[17] = ncards(st[S_LEFTOVER])
     row[18] = mask_points(st[S_LEFTOVER])
-    row[19] = min_points_loser(st, cfg)
+    row[19] = min_points_loser(st, params)
     oc = np.int64(1) << st[S_OPEN_CARD]
     row[20] = 0 if st[S_PILE] & oc else 1
     row[21] = st[S_TRACK_TEAM]
@@ -806,8 +825,9 @@ def write_deal(st, cfg, row):
 
 
 @kernel
-def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
+def simulate_kernel(unit, params, seats, seed, start, count, out):
     """Records ``start .. start+count-1`` of ``seed`` for ``unit`` into ``out``."""
+    rule = params[0]
     st = np.zeros(ST_SIZE, np.int64)
     view = np.zeros(ST_SIZE, np.int64)
     deck = np.zeros(52, np.int64)
@@ -818,19 +838,19 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
     rdeck = np.zeros(1, np.uint64)
     rpol = np.zeros(1, np.uint64)
     useed = np.uint64(seed)
-    max_deals = cfg[C_MAX_DEALS]
+    max_deals = rule.max_deals_per_baazi
     for r in range(count):
         rec = start + r
         urec = np.uint64(rec)
         row = out[r]
-        dealer = first_dealer(cfg, seed, rec)
+        dealer = first_dealer(params, seed, rec)
         if unit == UNIT_DEAL:
             rdeck[0] = stream_start(useed, urec, np.uint64(0))
             rpol[0] = stream_start(useed, urec, np.uint64(1))
-            play_deal(st, cfg, dealer, 0, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+            play_deal(st, params, dealer, 0, seats, rdeck, rpol, deck, W, moves, view,
                       trace, tr_state)
             check_answer(st)
-            write_deal(st, cfg, row)
+            write_deal(st, params, row)
             continue
         # baazi / match
         j = 0
@@ -850,15 +870,15 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             while True:
                 rdeck[0] = stream_start(useed, urec, np.uint64(2 * j))
                 rpol[0] = stream_start(useed, urec, np.uint64(2 * j + 1))
-                play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+                play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
                           trace, tr_state)
                 check_answer(st)
                 j += 1
                 deals += 1
                 sweeps += st[S_SWEEPS] + st[S_SWEEPS + 1] + st[S_SWEEPS + 2]
                 redeals += st[S_REDEALS]
-                D, loser, by_min = baazi_step(cfg, D, st)
-                dealer = next_dealer(cfg, dealer, D, st[S_SCORE], st[S_SCORE + 1], loser)
+                D, loser, by_min = baazi_step(params, D, st)
+                dealer = next_dealer(params, dealer, D, st[S_SCORE], st[S_SCORE + 1], loser)
                 if loser >= 0:
                     break
                 if max_deals > 0 and deals >= max_deals:
@@ -887,8 +907,8 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
             row[5] += redeals
             row[6] += sweeps
             row[7] += 1 if by_min else 0
-            n_target = cfg[C_MATCH_N]
-            if cfg[C_MATCH_MODE] == MATCH_MODE.FIXED_COUNT:
+            n_target = rule.match_baazis
+            if rule.match_mode == MATCH_MODE.FIXED_COUNT:
                 if baazis >= n_target:
                     break
             elif wins_a >= n_target or wins_b >= n_target or baazis >= 1000 * n_target:
@@ -902,7 +922,7 @@ def simulate_kernel(unit, cfg, bid_funcs, move_funcs, seed, start, count, out):
 
 
 @kernel
-def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, trace, tr_state):
+def trace_kernel(params, seats, seed, rec, j, dealer, D, st, trace, tr_state):
     """The ``j``-th deal of record ``rec`` traced into ``trace`` and ``tr_state[49]`` (twin of the
     simulation path)."""
     view = np.zeros(ST_SIZE, np.int64)
@@ -913,38 +933,23 @@ def trace_kernel(cfg, bid_funcs, move_funcs, seed, rec, j, dealer, D, st, trace,
     rpol = np.zeros(1, np.uint64)
     rdeck[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j))
     rpol[0] = stream_start(np.uint64(seed), np.uint64(rec), np.uint64(2 * j + 1))
-    play_deal(st, cfg, dealer, D, bid_funcs, move_funcs, rdeck, rpol, deck, W, moves, view,
+    play_deal(st, params, dealer, D, seats, rdeck, rpol, deck, W, moves, view,
               trace, tr_state)
     check_answer(st)
 
 
 @kernel
-def legal_moves_of(st, p, cfg):
+def legal_moves_of(st, p, params):
     """Legal moves of seat ``p`` in state ``st`` as a fresh array (tests, tools)."""
     W = _make_work_nb()
     moves = np.zeros((MAX_MOVES, M_COLS), np.int64)
-    n = legal_moves(st, p, cfg, W, moves)
+    n = legal_moves(st, p, params, W, moves)
     return moves[:n].copy()
 
 
+def seats(table) -> Seats:
+    """The kernels' :class:`Seats` of a policy table."""
+    return Seats(table["bid"], table["move"], table.params)
+
+
 # ------------------------------------------------------------------ Python helpers
-
-# the variant field behind each config slot (layout.CONFIG), packed by its kind: booleans 0/1, an enum
-# the index of its choice in the field's own `choices`, a seat -1 for random, None (no cap) 0
-CONFIG_FIELDS = {
-    "cap_sums": "capture_sums", "cap_max": "capture_maximal", "throw_nc": "throw_requires_no_capture",
-    "owner_throw": "owner_may_throw", "absorb": "absorption_mode", "direct": "allow_direct_cemented_build",
-    "partner_free": "partner_add_free", "min_house": "min_house_value", "min_bid": "min_bid_value",
-    "sweep": "sweep_value", "early": "early_sweep_value", "early_plays": "early_sweep_plays",
-    "last": "last_play_sweep_value", "min_rule": "min_points_rule", "min_thr": "min_points_threshold",
-    "min_sweeps": "min_points_includes_sweeps", "lead": "baazi_lead", "lead_incl": "baazi_lead_inclusive",
-    "match_n": "match_baazis", "match_mode": "match_mode", "first_dealer": "first_dealer",
-    "dealer_rule": "dealer_rule", "losing_basis": "losing_team_basis", "tie": "tie_dealer",
-    "after_baazi": "dealer_after_baazi", "end_house": "end_house_policy", "max_deals": "max_deals_per_baazi",
-    "nplayers": "num_players",
-}
-
-
-def cfg_of(variant) -> np.ndarray:
-    """The kernel's int64 configuration array (slots ``layout.CONFIG``) for a validated SeepVariant."""
-    return CONFIG.pack(variant, CONFIG_FIELDS, none=0)

@@ -30,6 +30,7 @@ GAME = Game(
     figures=records.figures,
     replay=replay,
     aliases=("partnership-spades",),
+    sides=lambda variant: ((0, 2), (1, 3)),  # partnerships: seat 0 with seat 2
     default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
     odds={"bid": BID},
     double_dummy=dd.SUPPORT,

@@ -14,6 +14,7 @@ DEAL_UNIT = Unit(
     columns=tuple(Column(n, h) for n, h in rules.DEAL_COLUMNS),
     help="One hand from 0-0 (scores and bag counters at zero): bids, exchange, tricks, score.",
     chunk_size=50_000,
+    objective=("points", "team0"),  # what `simcards sweep` optimises by default
 )
 GAME_UNIT = Unit(
     name="game",
@@ -21,6 +22,7 @@ GAME_UNIT = Unit(
     columns=tuple(Column(n, h) for n, h in rules.GAME_COLUMNS),
     help="Hands until the game ends (a match of games when match_wins > 1): winner, hands, scores, bags, sets, Nil results.",
     chunk_size=2_000,
+    objective=("win_rate_team0", "all"),
 )
 UNITS = (DEAL_UNIT, GAME_UNIT)
 

@@ -1,0 +1,266 @@
+"""A strength ladder: every policy against every other, on the same deals, seats swapped.
+
+For each pair of policies (A, B) two arms play the same records of the seed: A at seat 0's
+side (seat 0 and its partners) against a field of B, and B at that side against a field of
+A. The unit's objective (a side-0 win rate or win share) in the first arm minus the second
+is twice A's edge over B: the deals and the seats are the same, only who holds them
+changes, so deal luck and seat advantage cancel and the difference is paired (the
+batch-means interval of :mod:`compare`; the batch of records is the unit). The edge is
+reported as half that difference, with its interval halved:
+
+    edge(A over B) = (objective[A at side 0 vs B] - objective[B at side 0 vs A]) / 2
+
+In a two-sided game whose objective is side 0's win rate this is A's win rate over both
+seatings minus one half. Each pair is an ordinary comparison folder under ``pairs/`` (so an
+interrupted ladder resumes); ``ladder.csv`` holds one row per ordered pair and the
+ranking orders policies by their mean edge over the others.
+
+With ``dd_deals`` (games with double-dummy columns, docs/double-dummy.md) each policy also
+plays that many deals at every seat with the double-dummy columns (``run --records dd``,
+under ``dd/``): the tricks its cards cost against double-dummy play and, where the game
+tallies them, its bids against the double-dummy tricks. ``dd.csv`` holds those metrics.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import pandas as pd
+
+from simcards.core.errors import SimcardsError
+from simcards.core.game import Game, get_game
+from simcards.experiment.compare import Arm, CompareResult, compare
+from simcards.experiment.sweep import side_seats
+
+
+@dataclass
+class LadderResult:
+    game: str
+    unit: str
+    seed: int
+    count: int
+    policies: list[str]
+    metric: str
+    group: str
+    minimize: bool
+    pairs: pd.DataFrame  # policy, opponent, edge, ci_low, ci_high, p_value, n (both orders of each pair)
+    ranking: pd.DataFrame  # policy, mean_edge, wins (pairs with an edge whose interval excludes 0 above), rank
+    comparisons: dict
+    seconds: float
+    out: Path | None = None
+    dd: pd.DataFrame | None = None  # policy + the double-dummy metrics of its summary (with dd_deals)
+    dd_deals: int = 0
+
+
+def default_unit(g: Game) -> str:
+    """The unit a ladder plays by default: a whole game if the game has one with an objective."""
+    with_objective = [u for u in g.units if u.objective is not None]
+    if not with_objective:
+        raise SimcardsError(f"{g.name} declares no objective for any unit; give --unit, --metric and --group")
+    for name in ("game", "match", "baazi"):
+        for u in with_objective:
+            if u.name == name:
+                return u.name
+    return with_objective[0].name
+
+
+def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str | None = None,
+           count: int | None = None, seed: int = 0, metric: str | None = None, group: str | None = None,
+           minimize: bool = False, preset: str | None = None, settings: Sequence[str] = (),
+           threads: int | None = None, backend: str = "local", scheduler: str | None = None,
+           workers: int | None = None, out=None, force: bool = False, progress: bool = False,
+           echo: Callable[[str], None] | None = None, dd_deals: int = 0, **counts: int | None) -> LadderResult:
+    """Play every pair of ``policies`` (default: every built-in) both ways round; see the module doc."""
+    from simcards.experiment.spec import resolve_count
+    from simcards.experiment.store import prepare_folder, read_meta_file
+
+    g = game if isinstance(game, Game) else get_game(game)
+    names = list(policies) if policies else g.policies.names()
+    names = [g.policies.canonical(p) for p in names]  # one-line errors for bad names or parameters
+    if len(set(names)) != len(names):
+        raise SimcardsError("--policies: a policy is named twice")
+    if len(names) < 2:
+        raise SimcardsError("a ladder needs at least two policies")
+    given_unit = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), None)
+    unit_name, n = resolve_count(g, given_unit or default_unit(g), count, counts)
+    u = g.unit(unit_name)
+    if metric is None:
+        if u.objective is None:
+            raise SimcardsError(f"{g.name} {unit_name}s declare no objective: give --metric (and --group)")
+        metric, group = u.objective
+    n = n if n is not None else 2_000
+    if dd_deals:
+        if isinstance(dd_deals, bool) or not isinstance(dd_deals, int) or dd_deals < 0:
+            raise SimcardsError(f"--dd-deals must be a positive whole number, got {dd_deals!r}")
+        if g.double_dummy is None or "deal" not in g.double_dummy.units:
+            raise SimcardsError(f"--dd-deals: {g.name} has no double-dummy columns for deals (docs/double-dummy.md)")
+    variant = g.variant(preset, None, list(settings))
+    side = side_seats(g, variant, 0)
+    if len(side) == g.seats(variant):
+        raise SimcardsError(f"{g.name}: seat 0's side holds every seat, so there is no field to play against")
+    identity = {"kind": "ladder", "game": g.name, "unit": unit_name, "count": n, "seed": seed, "policies": names,
+                "metric": metric, "group": group, "minimize": minimize, "preset": preset, "settings": list(settings),
+                "dd_deals": dd_deals}
+    lock = None
+    if out is not None:
+        out = Path(out)
+        lock = prepare_folder(out)
+    started = time.perf_counter()
+    try:
+        if out is not None:
+            old = read_meta_file(out, force=force)
+            if old is not None and old.get("ladder") != identity:
+                if not force:
+                    raise SimcardsError(f"output folder {out} holds something else; choose another --out or pass --force")
+                from simcards.experiment.store import clear_folder
+
+                clear_folder(out)
+            _write_meta(out, {"format": "simcards-compare-1", "kind": "ladder", "ladder": identity,
+                              "status": "running"})
+        comparisons: dict[tuple[str, str], CompareResult] = {}
+        pairs = list(itertools.combinations(names, 2))
+        for k, (a, b) in enumerate(pairs):
+            if echo:
+                echo(f"pair {k + 1} of {len(pairs)}: {a} against {b}")
+            arms = [Arm(name=f"{a} at side 0", policy=b, seat_policy={s: a for s in side}),
+                    Arm(name=f"{b} at side 0", policy=a, seat_policy={s: b for s in side})]
+            comparisons[(a, b)] = compare(g, arms, unit=unit_name, count=n, seed=seed, preset=preset,
+                                          settings=settings, metrics=[metric], threads=threads, backend=backend,
+                                          scheduler=scheduler, workers=workers, progress=progress, force=force,
+                                          out=(out / "pairs" / f"pair{k + 1}") if out is not None else None)
+        table = _pair_table(comparisons, metric, str(group), -1.0 if minimize else 1.0)
+        ranking = _ranking(table, names)
+        dd_table = None
+        if dd_deals:
+            dd_table = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo,
+                                     dict(threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                                          progress=progress, force=force))
+        result = LadderResult(game=g.name, unit=unit_name, seed=seed, count=n, policies=names, metric=metric,
+                              group=str(group), minimize=minimize, pairs=table, ranking=ranking,
+                              comparisons=comparisons, seconds=time.perf_counter() - started, out=out,
+                              dd=dd_table, dd_deals=dd_deals)
+        if out is not None:
+            save_ladder(result, identity)
+    finally:
+        if lock is not None:
+            lock.release()
+    return result
+
+
+def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, options) -> pd.DataFrame:
+    """Each policy at every seat over ``dd_deals`` deals with the double-dummy columns."""
+    from simcards.experiment.runner import execute
+    from simcards.experiment.spec import make_spec
+
+    frames = []
+    for k, p in enumerate(names):
+        if echo:
+            echo(f"double dummy {k + 1} of {len(names)}: {p} at every seat, {dd_deals:,} deals")
+        spec = make_spec(g, unit="deal", count=dd_deals, seed=seed, preset=preset, settings=list(settings),
+                         policy=p, records="dd")
+        run = execute(spec, out=(out / "dd" / f"policy{k + 1}") if out is not None else None, **options)
+        s = run.summary
+        s = s[s.metric.str.startswith("dd_")]
+        frames.append(s.assign(policy=p)[["policy"] + [c for c in s.columns]])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _pair_table(comparisons, metric: str, group: str, direction: float) -> pd.DataFrame:
+    rows = []
+    for (a, b), c in comparisons.items():
+        d = c.differences
+        d = d[(d.metric == metric) & (d.group.astype(str) == group)]
+        if not len(d):
+            raise SimcardsError(f"no metric {metric!r} with group {group!r} in the comparison of {a} and {b}")
+        r = d.iloc[0]  # arm 2 (B at side 0) minus arm 1 (A at side 0)
+        edge = -direction * r.difference / 2
+        low, high = sorted((-direction * r.ci_low / 2, -direction * r.ci_high / 2))
+        rows.append({"policy": a, "opponent": b, "edge": edge, "ci_low": low, "ci_high": high,
+                     "p_value": r.p_value, "n": int(r.n_arm), "a_at_side0": r.estimate_baseline,
+                     "b_at_side0": r.estimate_arm})
+        rows.append({"policy": b, "opponent": a, "edge": -edge, "ci_low": -high, "ci_high": -low,
+                     "p_value": r.p_value, "n": int(r.n_arm), "a_at_side0": r.estimate_arm,
+                     "b_at_side0": r.estimate_baseline})
+    table = pd.DataFrame(rows)
+    from statsmodels.stats.multitest import multipletests
+
+    once = table.iloc[::2]
+    holm = multipletests(once["p_value"].to_numpy(), method="holm")[1]
+    table["p_holm"] = [h for h in holm for _ in range(2)]
+    return table
+
+
+def _ranking(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    rows = []
+    for p in names:
+        mine = table[table.policy == p]
+        rows.append({"policy": p, "mean_edge": mine.edge.mean(), "clear_wins": int((mine.ci_low > 0).sum()),
+                     "clear_losses": int((mine.ci_high < 0).sum())})
+    ranking = pd.DataFrame(rows).sort_values(["mean_edge"], ascending=False).reset_index(drop=True)
+    ranking.insert(0, "rank", range(1, len(ranking) + 1))
+    return ranking
+
+
+def _write_meta(out: Path, meta: dict) -> None:
+    from simcards.experiment.store import atomic_write_bytes
+
+    atomic_write_bytes(out / "meta.json", json.dumps(meta, indent=2, default=str).encode())
+
+
+def save_ladder(result: LadderResult, identity: dict) -> None:
+    """``ladder.csv`` and ``ranking.csv``, checksummed in the folder's meta.json."""
+    from simcards.experiment.store import _version, atomic_write_csv, git_commit, machine
+
+    out = result.out
+    files = {"ladder.csv": atomic_write_csv(out / "ladder.csv", result.pairs),
+             "ranking.csv": atomic_write_csv(out / "ranking.csv", result.ranking)}
+    if result.dd is not None:
+        files["dd.csv"] = atomic_write_csv(out / "dd.csv", result.dd)
+    _write_meta(out, {"format": "simcards-compare-1", "kind": "ladder", "ladder": identity, "status": "complete",
+                      "game": result.game, "unit": result.unit, "seed": result.seed, "count": result.count,
+                      "policies": result.policies, "metric": result.metric, "group": result.group,
+                      "minimize": result.minimize, "seconds": round(result.seconds, 3), "files": files,
+                      "simcards_version": _version(), "git_commit": git_commit(), "machine": machine(),
+                      "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+
+
+def ladder_lines(result: LadderResult) -> list[str]:
+    """The ranking and the pair table as the CLI prints them."""
+    lines = [f"{result.game}: {len(result.policies)} policies, every pair on the same {result.count:,} "
+             f"{result.unit}s (seed {result.seed}) both ways round; edge = half the difference in "
+             f"{result.metric} [{result.group}] at seat 0's side" + (" (smaller is better)" if result.minimize else ""),
+             f"{'rank':>4}  {'policy':<28} {'mean edge':>10}  clear wins/losses"]
+    for r in result.ranking.itertuples(index=False):
+        lines.append(f"{r.rank:>4}  {r.policy:<28} {r.mean_edge:>+10.4f}  {r.clear_wins}/{r.clear_losses}")
+    lines.append("")
+    lines.append(f"{'policy':<28} {'opponent':<28} {'edge':>9}  95% CI (paired)        p (Holm)")
+    for r in result.pairs.itertuples(index=False):
+        if r.edge < 0 or (r.edge == 0 and r.policy > r.opponent):
+            continue
+        lines.append(f"{r.policy:<28} {r.opponent:<28} {r.edge:>+9.4f}  [{r.ci_low:+.4f}, {r.ci_high:+.4f}]   "
+                     f"{r.p_holm:.3g}")
+    if result.dd is not None:
+        lines += ["", f"Against double dummy, each policy at every seat over {result.dd_deals:,} deals:"]
+        lines += dd_lines(result.dd)
+    return lines
+
+
+DD_SHOWN = ("dd_lost_all", "dd_lost_per_card", "dd_bid_error", "dd_bid_within1", "dd_makeable_all", "dd_makeable_set")
+
+
+def dd_lines(table: pd.DataFrame) -> list[str]:
+    """One line per policy: its double-dummy metrics (those the game tallies, ungrouped)."""
+    shown = [m for m in DD_SHOWN if m in set(table.metric)]
+    lines = [f"{'policy':<28} " + " ".join(f"{m:>22}" for m in shown)]
+    for p, rows in table.groupby("policy", sort=False):
+        cells = []
+        for m in shown:
+            r = rows[rows.metric == m]
+            cells.append(f"{r.estimate.iloc[0]:>10.4f} ±{(r.ci_high.iloc[0] - r.ci_low.iloc[0]) / 2:<10.4f}"
+                         if len(r) else f"{'-':>22}")
+        lines.append(f"{p:<28} " + " ".join(cells))
+    return lines
