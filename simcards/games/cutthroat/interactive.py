@@ -12,7 +12,6 @@ from simcards.games.cutthroat import layout as L
 from simcards.games.cutthroat.replay import SEAT_NAMES, _hand_text
 
 U64 = 2**64 - 1
-DD_MAX_CARDS = 6  # double dummy from here when every hand holds at most this many cards (docs/play.md)
 
 
 def _public(pending) -> tuple:
@@ -77,8 +76,7 @@ def cutthroat_worlds(session, pending):
         plays=plays_since(rows, (rules.EV_HAND,), rules.EV_PLAY), voids=voids, bids=bids, play=play,
         public=_public, best="points",
         note=f"Your bid {L.bid_name(code)}; points and tricks: your score and tricks this hand.",
-        dd_rules=lambda hands: solver_rules(variant, hands, sitout if trick1 else -1), side=(seat,), state=state,
-        dd_max=DD_MAX_CARDS)
+        dd_rules=lambda hands: solver_rules(variant, hands, sitout if trick1 else -1), side=(seat,), state=state)
 
 
 def _bid_moves(legal: int) -> list[Move]:
@@ -91,6 +89,7 @@ def _card_key(c: int):
 
 
 class CutthroatAdapter(Adapter):
+    hints_cover = "hints cover the bids and the card play, not a redeal call"
     seat_at = {name: (0, L.V_SEAT) for name in ("blind", "bid", "play", "redeal")}
     card_legal = {"play": (1, L.M_LEGAL)}
 

@@ -11,7 +11,6 @@ from simcards.games.kierki.replay import SEATS, SUIT_NAMES, format_hand
 from simcards.games.kierki.variant import DEAL_TYPES
 
 U64 = 2**64 - 1
-DD_MAX_CARDS = 6  # double dummy from here (trump deals) when every hand holds at most this many cards
 
 
 def _public(pending) -> tuple:
@@ -59,8 +58,7 @@ def kierki_worlds(session, pending):
         note=f"Deal points and tricks: yours in this {name} deal (penalties negative); the bots' "
              "random stream in the worlds is one fixed stream.",
         dd_rules=(lambda hands: solver_rules(variant, trump)) if trumps else None, side=(seat,),
-        state=TrickState(int(info[P.I_LEADER]), [int(info[P.I_TRICK_CARDS + j]) for j in range(k)]),
-        dd_max=DD_MAX_CARDS)
+        state=TrickState(int(info[P.I_LEADER]), [int(info[P.I_TRICK_CARDS + j]) for j in range(k)]))
 
 
 def _cards(mask: int) -> list[Move]:
@@ -68,6 +66,7 @@ def _cards(mask: int) -> list[Move]:
 
 
 class KierkiAdapter(Adapter):
+    hints_cover = "hints cover the trump announcement and the cards of the trick deals, not the lottery"
     seat_at = {"play": (0, P.I_SEAT), "trump": (0, P.T_SEAT), "lottery": (0, P.L_SEAT)}
     card_legal = {"play": (1, P.M_LEGAL)}
 

@@ -14,7 +14,6 @@ from simcards.games.spades import rules
 from simcards.games.spades.replay import SEAT_NAMES, bid_text, hand_text
 
 U64 = 2**64 - 1
-DD_MAX_CARDS = 6  # double dummy from here when every hand holds at most this many cards (docs/play.md)
 
 SEATS = {"blind": (0, P.V_SEAT), "bid": (0, P.V_SEAT), "exchange": (0, P.V_SEAT), "play": (0, P.V_SEAT),
          "misdeal": (0, P.V_SEAT)}
@@ -112,11 +111,11 @@ def spades_worlds(session, pending) -> CardWorlds | None:
         own_hand=int(v[P.V_HAND]) & U64, plays=plays_since(_traced(session), (rules.EV_HAND,), rules.EV_PLAY),
         voids=[int(v[P.V_VOIDS + s]) for s in range(4)], bids=bids, play=play, public=_public, best="team points",
         note=f"Your bid {bid_name(option)}; team points and tricks: your side's score and tricks this hand.",
-        dd_rules=lambda hands: solver_rules(variant, hands, trick1=trick1), side=(seat, seat ^ 2), state=state,
-        dd_max=DD_MAX_CARDS)
+        dd_rules=lambda hands: solver_rules(variant, hands, trick1=trick1), side=(seat, seat ^ 2), state=state)
 
 
 class SpadesAdapter(Adapter):
+    hints_cover = "hints cover the bids and the card play, not the exchange nor a redeal call"
     seat_at = SEATS
     card_legal = {"play": (0, P.V_LEGAL)}
 
