@@ -566,6 +566,14 @@ def card_hints(session: "Session", pending: Pending, worlds: int | None = None, 
     exactly what it sees now; every card is then played on the same kept worlds (common
     random numbers) and the policies play on. The hidden hands of the record are never read.
     """
+    session.run()  # the shared buffer holds this record's log again (an earlier hint ran worlds in it)
+    try:
+        return _card_hints(session, pending, worlds, dd_worlds, progress)
+    finally:
+        session.run()  # and after: history lines and undo read the record, not the last world
+
+
+def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
     from simcards.core.deal import deal_constrained
     from simcards.core.errors import IllegalAnswer
     from simcards.core.rng import stream_start

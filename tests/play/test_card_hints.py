@@ -43,7 +43,9 @@ def at_card(game, settings, seat, seed, passed, unit="deal"):
 def test_card_hints_one_row_per_legal_card_reproducible(game, settings, seat, seed, passed):
     s, state = at_card(game, settings, seat, seed, passed)
     moves = s.adapter.choices(state, s.variant).moves
+    log = s.history()
     h = card_hints(s, state, worlds=WORLDS)
+    assert s.history() == log  # the worlds ran in the shared buffer; the record's log is back
     assert [m.value for m in h.cards] == [m.value for m in moves] and len(moves) > 1
     assert h.worlds == WORLDS and h.tried >= WORLDS
     means = {v: np.nanmean(col[h.best_column]) for v, col in h.values.items()}

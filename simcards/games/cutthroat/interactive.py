@@ -42,7 +42,7 @@ def cutthroat_worlds(session, pending):
     params, farr = variant.to_params(), form_array(variant)
     funcs = [table[d] for d in ("blind", "bid", "play", "redeal")]
     out = np.zeros((1, len(rules.UNIT_COLUMNS[rules.UNIT_CODES[session.unit]])), np.int64)
-    rows = session.traced(lambda trace: rules.run_records(
+    rows = session.traced(lambda trace: rules.run_records(  # (it reruns the record: the log below is this record's)
         rules.UNIT_CODES[session.unit], params, farr, *funcs, int(session.seed), int(session.index), 1, out, trace))
     bids: dict[int, list[int]] = {}
     for e in bidding_block(session.history()):

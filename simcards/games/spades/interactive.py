@@ -79,6 +79,7 @@ def spades_worlds(session, pending) -> CardWorlds | None:
                             "known from the play)")
     variant, seat = session.variant, pending.seat
     table = prepared(variant)
+    rows = _traced(session)  # (it reruns the record: the log below is this record's)
     bids: dict[int, list[int]] = {}
     for e in bidding_block(session.history()):
         if e.decision in ("blind", "bid") and e.seat != seat:  # the seat's own bid is given to the kernel
@@ -108,7 +109,7 @@ def spades_worlds(session, pending) -> CardWorlds | None:
     state = TrickState(leader, [int(v[P.V_TABLE + (leader + i) % 4]) for i in range(n)], bool(v[P.V_BROKEN]), trick1)
     return trick_worlds(
         seats=4, seat=seat, deck=table.deck, sizes=dealt_sizes(len(table.deck), 4, dealer), suit_masks=table.suit_masks,
-        own_hand=int(v[P.V_HAND]) & U64, plays=plays_since(_traced(session), (rules.EV_HAND,), rules.EV_PLAY),
+        own_hand=int(v[P.V_HAND]) & U64, plays=plays_since(rows, (rules.EV_HAND,), rules.EV_PLAY),
         voids=[int(v[P.V_VOIDS + s]) for s in range(4)], bids=bids, play=play, public=_public, best="team points",
         note=f"Your bid {bid_name(option)}; team points and tricks: your side's score and tricks this hand.",
         dd_rules=lambda hands: solver_rules(variant, hands, trick1=trick1), side=(seat, seat ^ 2), state=state)
