@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
-from simcards.core.interactive import Finished, Pending, Session, adapter_for, match_move
+from simcards.core.interactive import Finished, Pending, Session, adapter_for, card_hints, hint_text, match_move
 from simcards.core.policy import seat_policies
 
 HELP = "?: hints   h: history   u: undo your last move   s: save   q: quit"
@@ -79,11 +79,18 @@ def replay_file(path: str | Path) -> str:
     return head + s.replay_text()
 
 
-def hints(session: Session, state: Pending, deals: int = HINT_DEALS) -> str:
-    """What the simulator thinks of each legal move: the `simcards bid` table where the game has one."""
+def hints(session: Session, state: Pending, deals: int = HINT_DEALS, worlds: int | None = None,
+          progress: Callable[[int, int], None] | None = None) -> str:
+    """What the simulator thinks of each legal move: the `simcards bid` table where the game
+    has one, the card hints (:func:`simcards.core.interactive.card_hints`) during card play."""
     request = session.adapter.odds_request(state, session.variant)
     if request is None:
-        return "No hint for this decision yet (hints cover the bid; see docs/play.md)."
+        try:
+            hint = card_hints(session, state, worlds, progress=progress)
+        except SimcardsError as exc:
+            return f"No hint: {exc}."
+        bots = ", ".join(dict.fromkeys(p for i, p in enumerate(session.specs) if i != session.seat))
+        return hint_text(hint, bots)
     import pandas as pd
 
     from simcards.experiment.odds import odds
@@ -158,6 +165,11 @@ class Terminal:
         self.prompt = choices.prompt or "Your move:"
         self.choices = choices
 
+    def progress(self, done: int, total: int) -> None:
+        """A progress line while card hints play their worlds (on a terminal only)."""
+        if self.console.is_terminal and done % 10 == 0 and done < total:
+            self.console.print(f"  {done} of {total} worlds played", end="\r", markup=False)
+
     def ask(self, prompt: str) -> str | None:
         try:
             return self.read(prompt + " > ")
@@ -202,7 +214,7 @@ class Terminal:
                     continue
                 if t == "?":
                     self.say("thinking ...")
-                    self.say(hints(self.s, state))
+                    self.say(hints(self.s, state, progress=self.progress))
                     continue
                 if low == "h":
                     lines = self.lines(self.s.history())

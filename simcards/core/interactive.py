@@ -36,7 +36,7 @@ class AwaitingMove(Exception):
 MAX_SEATS = 8
 MAX_FORCED = 4096  # answers per seat
 MAX_LOG = 40000
-H_AWAIT, H_LOGN, H_CAPDEC, H_CAPSEAT, H_CAPLEN, H_OVER = 0, 1, 2, 3, 4, 5
+H_AWAIT, H_LOGN, H_CAPDEC, H_CAPSEAT, H_CAPLEN, H_OVER, H_CARDS = 0, 1, 2, 3, 4, 5, 6
 H_CNT = 8
 H_CUR = H_CNT + MAX_SEATS
 H_FORCED = 32
@@ -51,6 +51,7 @@ def wrapped({args}):
     buf = nb.carray(_int64_pointer(ADDRESS), SIZE)
     seat = np.int64({seat_arg}[SEAT_SLOT])
     k = buf[H_CUR + seat]
+{cards}
     if k < buf[H_CNT + seat]:
         inner({args})  # its answer is dropped; it draws from the random stream as the bot would
         ans = buf[H_FORCED + seat * MAX_FORCED + k]
@@ -76,6 +77,14 @@ def wrapped({args}):
         buf[H_OVER] = 1
     return ans
 """
+
+# card mode (hint worlds, :func:`card_hints`): a seat's forced cards are the cards it played,
+# in order; those the kernel played for it without asking (a single legal card) are skipped
+_CARDS = """    if buf[H_CARDS] == 1:
+        legal = np.uint64({a}[LEGAL_SLOT])
+        while k < buf[H_CNT + seat] and not (legal >> np.uint64(buf[H_FORCED + seat * MAX_FORCED + k])) & np.uint64(1):
+            k += 1
+        buf[H_CUR + seat] = k"""
 
 _CAPTURE_1D = """        m = {a}.shape[0]
         if p + m + 1 < SIZE:
@@ -174,19 +183,20 @@ class Script:
     """
 
     def __init__(self, catalog, specs: Sequence[str], seat_at: dict[str, tuple[int, int]],
-                 log_rows: dict[str, int] | None = None):
+                 log_rows: dict[str, int] | None = None, card_legal: dict[str, tuple[int, int]] | None = None):
         self.catalog = catalog
         self.specs = list(specs)
         self.buf = _buffer()
         self.decisions = catalog.decisions
         self.log_rows = dict(log_rows or {})
+        self.card_legal = dict(card_legal or {})
         inner = catalog.table(self.specs)
         functions = {}
         for index, d in enumerate(self.decisions):
             arg, slot = seat_at[d.name]
             seats = []
             for f in inner[d.name]:
-                key = (id(f), d.name, index, arg, slot, self.log_rows.get(d.name))
+                key = (id(f), d.name, index, arg, slot, self.log_rows.get(d.name), self.card_legal.get(d.name))
                 if key not in _WRAPPERS:
                     _WRAPPERS[key] = (f, self._wrap(f, d, index, arg, slot))  # f kept: its id stays unique
                 seats.append(_WRAPPERS[key][1])
@@ -198,20 +208,26 @@ class Script:
         names = ", ".join(f"a{i}" for i in range(nargs))
         row_arg = self.log_rows.get(decision.name)
         row = _ROW.format(a=f"a{row_arg}") if row_arg is not None else ""
-        source = _WRAPPER.format(args=names, seat_arg=f"a{arg}", capture=_capture_code(decision.signature), row=row)
+        legal_arg, legal_slot = self.card_legal.get(decision.name, (None, 0))
+        cards = _CARDS.format(a=f"a{legal_arg}") if legal_arg is not None else ""
+        source = _WRAPPER.format(args=names, seat_arg=f"a{arg}", capture=_capture_code(decision.signature), row=row,
+                                 cards=cards)
         namespace = dict(nb=nb, np=np, _int64_pointer=_int64_pointer, inner=inner, AwaitingMove=AwaitingMove,
                          ADDRESS=self.buf.ctypes.data, SIZE=SIZE, SEAT_SLOT=slot, DECISION=index,
+                         LEGAL_SLOT=legal_slot, H_CARDS=H_CARDS,
                          H_CUR=H_CUR, H_CNT=H_CNT, H_FORCED=H_FORCED, MAX_FORCED=MAX_FORCED, H_AWAIT=H_AWAIT,
                          H_CAPDEC=H_CAPDEC, H_CAPSEAT=H_CAPSEAT, H_CAP=H_CAP, H_CAPLEN=H_CAPLEN,
                          H_LOGN=H_LOGN, H_LOG=H_LOG, MAX_LOG=MAX_LOG, H_OVER=H_OVER, LOG_W=LOG_W)
         exec(source, namespace)
         return nb.njit(decision.signature, nogil=True)(namespace["wrapped"])
 
-    def prime(self, forced: dict[int, Sequence[int]], await_seat: int) -> None:
-        """Set the forced answers of each seat and the seat that waits (-1: none) before a run."""
+    def prime(self, forced: dict[int, Sequence[int]], await_seat: int, cards: bool = False) -> None:
+        """Set the forced answers of each seat and the seat that waits (-1: none) before a run;
+        ``cards``: card mode (a play decision skips forced cards no longer legal, see ``_CARDS``)."""
         b = self.buf
         b[:H_FORCED] = 0
         b[H_AWAIT] = await_seat
+        b[H_CARDS] = int(cards)
         for seat, answers in forced.items():
             if len(answers) > MAX_FORCED:
                 raise SimcardsError(f"more than {MAX_FORCED} moves of seat {seat}: too long a record to play")
@@ -264,6 +280,9 @@ class Adapter(ABC):
     give :meth:`choices` and :meth:`screen`, the rest has defaults."""
 
     seat_at: dict[str, tuple[int, int]] = {}  # decision -> (argument index, slot) of the deciding seat
+    card_legal: dict[str, tuple[int, int]] = {}  # card decision -> (argument index, slot) of its legal-card mask
+    hints_cover = ("no hint for this decision; card-play hints are not available for this game "
+                   "(docs/play.md, Hints, lists what `?` covers)")  # said where `?` has no hint
     log_rows: dict[str, int] = {}  # decision -> argument (a 2-D table) whose chosen row the log keeps
 
     def seat_names(self, variant) -> list[str]:
@@ -283,6 +302,11 @@ class Adapter(ABC):
 
     def odds_request(self, pending: Pending, variant):
         """An OddsRequest for the `bid` hint of this decision, or None when none applies."""
+        return None
+
+    def card_worlds(self, session: "Session", pending: Pending) -> "CardWorlds | None":
+        """What the seat knows of the deal in play and how to play a world of it (card hints),
+        or None when this decision has none; a SimcardsError says why not, in one line."""
         return None
 
 
@@ -329,7 +353,8 @@ class Session:
         n = self.game.seats(self.variant)
         if not 0 <= self.seat < n:
             raise SimcardsError(f"seat {self.seat} does not exist (seats are 0..{n - 1})")
-        self.script = Script(self.game.policies, self.specs, self.adapter.seat_at, self.adapter.log_rows)
+        self.script = Script(self.game.policies, self.specs, self.adapter.seat_at, self.adapter.log_rows,
+                             self.adapter.card_legal)
         self.names = self.adapter.seat_names(self.variant)[:n]
 
     def run(self, answers: Sequence[int] | None = None) -> Pending | Finished:
@@ -365,6 +390,27 @@ class Session:
         self.answers.pop()
         return True
 
+    def traced(self, run: Callable[[np.ndarray], Any], rows: int = 8192) -> np.ndarray:
+        """The raw trace rows ``[event, a .. e]`` of the record up to the pending decision.
+
+        ``run(trace)`` runs the game's kernel for this record into the trace buffer; it stops
+        at the person's decision, so the rows hold the past only. Card hints read from them
+        the public events alone (the cards played), never a hidden hand.
+        """
+        from simcards.core.trace import TraceEvents
+
+        while True:
+            trace = TraceEvents.buffer(rows)
+            self.script.prime({self.seat: self.answers}, self.seat)
+            try:
+                run(trace)
+            except AwaitingMove:
+                pass
+            n = TraceEvents.wanted(trace)
+            if n < trace.shape[0]:
+                return trace[1:n + 1].copy()
+            rows = n + 1
+
     def replay_text(self) -> str:
         """The game's own replay of the record, the person's answers in place."""
         self.script.prime({self.seat: self.answers}, -1)
@@ -397,3 +443,297 @@ def adapter_for(game) -> Adapter:
         return importlib.import_module(module + ".interactive").ADAPTER
     except (ImportError, AttributeError):
         raise SimcardsError(f"{game.name} cannot be played interactively yet (no {module}.interactive)") from None
+
+
+# ---------------------------------------------------------------- card hints (`?` during card play)
+
+HINT_RUNS = 800  # card hints play about this many (world, card) rollouts: 1-4 s (docs/play.md)
+MIN_WORLDS, MAX_WORLDS = 30, 200
+HINT_STREAM = 1 << 32  # the worlds of the person's k-th move draw from stream HINT_STREAM + k of (seed, record)
+DD_WORLDS = 6  # worlds solved double dummy, when the position is small enough
+# the solver from here when no hand holds more cards (measured, Spades, one core: 5-9 cards per hand
+# 0.003-0.06 s a position, 10 cards 0.25-5 s, 11 cards 0.5-21 s, 12 cards 6-185 s)
+DD_MAX_CARDS = 8
+HINT_SEED = 0x5EED_C0DE  # the rollouts' streams: (seed ^ HINT_SEED, world number), never the record's own
+MAX_REJECTS = 50  # sampled worlds tried per world kept, before giving up
+
+
+@dataclass
+class CardWorlds:
+    """What the deciding seat knows of the deal in play, and how to play one world of it.
+
+    A *world* is a deal of the cards the seat has not seen, consistent with what it knows:
+    ``known[s]`` (card masks) are in seat ``s``'s hand as dealt (its own hand; every card a
+    seat has played), ``max_len[s, suit]`` bounds its suit lengths (a seat that did not
+    follow suit had no more of it than it had played), ``sizes[s]`` cards each.
+    ``forced[s]``: the answers of seat ``s`` the world replays before the person's card
+    (its bids, then the cards it played, in order). ``play(hands, number)`` plays the
+    world ``hands`` (as dealt) to the end with the Script primed and returns
+    ``{column: value}`` (NaN: not applicable); ``public(pending)``: what the seat sees now,
+    which a world must reproduce exactly. ``dd(hands)``: ``{card: tricks}`` double dummy
+    for the measured side from the position now, or None; ``dd_note`` says why none.
+    """
+
+    seats: int
+    deck: np.ndarray
+    sizes: np.ndarray
+    known: np.ndarray
+    max_len: np.ndarray
+    suit_masks: np.ndarray
+    forced: dict[int, list[int]]
+    play: Callable[[np.ndarray, int], dict[str, float]]
+    public: Callable[[Pending], tuple]
+    best: str  # the column whose mean picks the best card
+    dd: Callable[[np.ndarray], dict[int, int]] | None = None
+    dd_note: str = ""
+    note: str = ""  # what the numbers are, one line (e.g. "team points: this hand's score of your side")
+
+
+@dataclass
+class CardHint:
+    """Card hints: per legal card, per column, the values over the worlds (one per world)."""
+
+    cards: list[Move]
+    columns: list[str]
+    values: dict[int, dict[str, np.ndarray]]  # card value -> column -> per-world values
+    worlds: int
+    tried: int
+    best: int
+    best_column: str
+    dd: dict[int, np.ndarray] | None = None  # card value -> per-world double-dummy tricks
+    dd_note: str = ""
+    note: str = ""
+    kept: list[np.ndarray] = field(default_factory=list)  # the worlds played (hands as dealt)
+
+
+def plays_since(rows: np.ndarray, start_events: Sequence[int], play_event: int) -> list[tuple[int, int]]:
+    """``(seat, card)`` of the play events after the last of ``start_events`` (the deal in play)."""
+    starts = [i for i, r in enumerate(rows) if int(r[0]) in start_events]
+    first = starts[-1] + 1 if starts else 0
+    return [(int(r[1]), int(r[2])) for r in rows[first:] if int(r[0]) == play_event]
+
+
+def bidding_block(log: Sequence[LogEntry], play: str = "play") -> list[LogEntry]:
+    """The answers of the deal in play before its first card: the last run of non-``play``
+    answers before the trailing plays (every deal of a trick game has a bid answer)."""
+    i = len(log)
+    while i > 0 and log[i - 1].decision == play:
+        i -= 1
+    j = i
+    while j > 0 and log[j - 1].decision != play:
+        j -= 1
+    return list(log[j:i])
+
+
+def dealt_sizes(deck_size: int, seats: int, dealer: int) -> np.ndarray:
+    """Cards dealt to each seat, one at a time from the dealer's left."""
+    sizes = np.zeros(seats, np.int64)
+    for k in range(deck_size):
+        sizes[(dealer + 1 + k) % seats] += 1
+    return sizes
+
+
+def knowledge(seats: int, own: int, own_hand: int, plays: Sequence[tuple[int, int]], voids: Sequence[int],
+              suit_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``known``, ``max_len``) of :class:`CardWorlds`: the seat's hand as dealt (what it holds
+    and what it played), every card another seat played, and a void suit (bit ``k`` of
+    ``voids[s]``) bounded by the cards of it that seat played."""
+    known = np.zeros(seats, np.uint64)
+    for s, c in plays:
+        known[s] |= np.uint64(1 << c)
+    known[own] |= np.uint64(own_hand)
+    max_len = np.full((seats, 4), 99, np.int64)
+    for s in range(seats):
+        for k in range(4):
+            if voids[s] >> k & 1:
+                max_len[s, k] = bin(int(known[s]) & int(suit_masks[k])).count("1")
+    return known, max_len
+
+
+def hint_worlds(cards: int) -> int:
+    """Worlds per card hint with ``cards`` legal cards: ``HINT_RUNS`` rollouts in all, within bounds."""
+    return int(min(MAX_WORLDS, max(MIN_WORLDS, HINT_RUNS // max(cards, 1))))
+
+
+def card_hints(session: "Session", pending: Pending, worlds: int | None = None, dd_worlds: int = DD_WORLDS,
+               progress: Callable[[int, int], None] | None = None) -> CardHint:
+    """Each legal card of ``pending`` played out on ``worlds`` sampled worlds by the policies.
+
+    The worlds are deals of the unseen cards consistent with what the seat knows
+    (:class:`CardWorlds`), drawn from stream ``HINT_STREAM + k`` of the record's seed and
+    index (``k``: the person's moves so far), so a hint is reproducible. A world is kept
+    only if replaying the deal so far in it (every earlier move forced) shows the seat
+    exactly what it sees now; every card is then played on the same kept worlds (common
+    random numbers) and the policies play on. The hidden hands of the record are never read.
+    """
+    session.run()  # the shared buffer holds this record's log again (an earlier hint ran worlds in it)
+    try:
+        return _card_hints(session, pending, worlds, dd_worlds, progress)
+    finally:
+        session.run()  # and after: history lines and undo read the record, not the last world
+
+
+def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
+    from simcards.core.deal import deal_constrained
+    from simcards.core.errors import IllegalAnswer
+    from simcards.core.rng import stream_start
+
+    spec = session.adapter.card_worlds(session, pending)
+    if spec is None:
+        raise SimcardsError(f"{session.game.title}: {session.adapter.hints_cover}")
+    cards = session.adapter.choices(pending, session.variant).moves
+    worlds = hint_worlds(len(cards)) if worlds is None else int(worlds)
+    seat, script = session.seat, session.script
+    want = spec.public(pending)
+    state = np.array([stream_start(np.uint64(session.seed), np.uint64(session.index),
+                                   np.uint64(HINT_STREAM + len(session.answers)))], np.uint64)
+    min_len = np.zeros((spec.seats, 4), np.int64)
+    hands = np.zeros(spec.seats, np.uint64)
+    buf = np.zeros(64, np.int64)
+    kept: list[np.ndarray] = []
+    values: dict[int, dict[str, list]] = {m.value: {} for m in cards}
+    columns: list[str] = []
+    tried = 0
+    while len(kept) < worlds and tried < MAX_REJECTS * worlds:
+        tried += 1
+        if deal_constrained(spec.deck, spec.known, spec.sizes, 0, state, hands, buf, min_len, spec.max_len,
+                            spec.suit_masks, 10_000) < 0:
+            raise SimcardsError("no deal of the unseen cards fits what your seat has seen")
+        world = hands.copy()
+        number = len(kept)
+        script.prime(spec.forced, seat, cards=True)
+        try:  # the deal so far, replayed in this world, must show the seat what it sees
+            spec.play(world, number)
+            continue
+        except AwaitingMove:
+            if spec.public(script.pending()) != want:
+                continue
+        except IllegalAnswer:  # a card played at the table is not legal in this world
+            continue
+        results = {}
+        for m in cards:
+            forced = dict(spec.forced)
+            forced[seat] = list(forced.get(seat, [])) + [m.value]
+            script.prime(forced, -1, cards=True)
+            results[m.value] = spec.play(world, number)
+        for m in cards:
+            for k, x in results[m.value].items():
+                if k not in columns:
+                    columns.append(k)
+                values[m.value].setdefault(k, []).append(x)
+        kept.append(world)
+        if progress is not None:
+            progress(len(kept), worlds)
+    if not kept:
+        raise SimcardsError(f"no sampled world reproduced what your seat has seen ({tried} tried)")
+    out = {v: {k: np.array(col.get(k, [np.nan] * len(kept)), float) for k in columns} for v, col in values.items()}
+    means = {v: np.nanmean(out[v][spec.best]) for v in out}
+    best = max(out, key=lambda v: means[v])
+    dd = None
+    if spec.dd is not None:
+        solved = [spec.dd(w) for w in kept[:dd_worlds]]
+        dd = {m.value: np.array([d[m.value] for d in solved], float) for m in cards}
+    return CardHint(cards, columns, out, len(kept), tried, best, spec.best, dd, spec.dd_note, spec.note, kept)
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    x = x[~np.isnan(x)]
+    if x.size == 0:
+        return float("nan"), float("nan")
+    se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else float("nan")
+    return float(x.mean()), se
+
+
+def hint_text(h: CardHint, policy: str) -> str:
+    """The card-hint table: one row per legal card, mean ± standard error over the worlds."""
+    show = [c for c in h.columns if not all(np.isnan(h.values[m.value][c]).all() for m in h.cards)]
+    rows = []
+    for m in h.cards:
+        cells = [m.label + (" *" if m.value == h.best else "")]
+        for c in show:
+            mean, se = _mean_se(h.values[m.value][c])
+            cells.append("-" if np.isnan(mean) else f"{mean:.2f} ± {se:.2f}")
+        diff = h.values[m.value][h.best_column] - h.values[h.best][h.best_column]
+        mean, se = _mean_se(diff)
+        cells.append("best" if m.value == h.best else f"{mean:+.2f} ± {se:.2f}")
+        if h.dd is not None:
+            d = h.dd[m.value]
+            cells.append(f"{d.mean():.2f}")
+            cells.append(f"{max(h.dd[x.value].mean() for x in h.cards) - d.mean():.2f}")
+        rows.append(cells)
+    head = ["card"] + show + [f"{h.best_column} vs best"]
+    if h.dd is not None:
+        n = len(next(iter(h.dd.values())))
+        head += [f"DD tricks ({n} worlds)", "DD cost"]
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    line = lambda cells: "  ".join(x.rjust(w) if i else x.ljust(w) for i, (x, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    text = [f"Card hints: each legal card played on the same {h.worlds} sampled worlds (deals of the cards you have "
+            f"not seen that fit what you have seen; {h.tried} drawn), then by the bots ({policy}) to the end "
+            "of the deal. Mean ± standard error over the worlds; * the best card by "
+            f"{h.best_column}; 'vs best': the difference, paired on the same worlds."]
+    if h.note:
+        text.append(h.note)
+    text += [line(head)] + [line(r) for r in rows]
+    if h.dd is None and h.dd_note:
+        text.append(h.dd_note)
+    elif h.dd is not None:
+        text.append("DD: the tricks you (with a partner: your side) take from here with best play, every card "
+                    "visible (the hidden hands of the first sampled worlds; without partners you against all the "
+                    "others together); cost: the best card's DD tricks minus this card's.")
+    return "\n".join(text)
+
+
+@dataclass
+class TrickState:
+    """The trick in progress as the seat sees it, for the double-dummy solver."""
+
+    leader: int
+    trick: list[int]  # cards played to it, in order from the leader
+    broken: bool = False
+    trick1: bool = False
+
+
+def trick_worlds(*, seats: int, seat: int, deck: np.ndarray, sizes: np.ndarray, suit_masks: np.ndarray,
+                 own_hand: int, plays: Sequence[tuple[int, int]], voids: Sequence[int],
+                 bids: dict[int, list[int]], play, public, best: str, note: str = "",
+                 dd_rules: Callable[[np.ndarray], tuple] | None = None, side: Sequence[int] = (),
+                 state: TrickState | None = None, dd_max: int = DD_MAX_CARDS) -> CardWorlds:
+    """:class:`CardWorlds` of a trick game: known cards and voids from the plays so far
+    (:func:`knowledge`), each seat's forced answers its ``bids`` then its cards, and the
+    double-dummy value of each card (``dd_rules(hands) -> (rules row, suit masks)``, the
+    measured ``side``) when no hand holds more than ``dd_max`` cards."""
+    known, max_len = knowledge(seats, seat, own_hand, plays, voids, suit_masks)
+    forced = {s: list(bids.get(s, [])) for s in range(seats)}
+    for s, c in plays:
+        forced[s].append(c)
+    played = np.zeros(seats, np.uint64)
+    for s, c in plays:
+        played[s] |= np.uint64(1 << c)
+    left = max(int(sizes[s]) - bin(int(played[s])).count("1") for s in range(seats))
+    dd = None
+    if dd_rules is None:
+        dd_note = ""
+    elif left > dd_max:
+        dd_note = (f"DD cost skipped: up to {left} cards left in a hand; the solver runs from {dd_max} cards per "
+                   "hand on (a full deal takes minutes)")
+    else:
+        dd_note = ""
+        dd = _dd_from_here(dd_rules, side, played, state)
+    return CardWorlds(seats, np.asarray(deck, np.int64), sizes, known, max_len, suit_masks, forced, play, public,
+                      best, dd, dd_note, note)
+
+
+def _dd_from_here(dd_rules, side, played: np.ndarray, state: TrickState):
+    """``hands as dealt -> {card: tricks}``: the measured side's tricks from the position
+    now (the trick in progress included) after each legal card, double dummy (``core.dd``)."""
+    from simcards.core import dd
+
+    solver = dd.Table()
+
+    def solve(hands):
+        now = hands & ~played
+        row, masks = dd_rules(now)
+        solver.fresh()
+        return dd.values(now, row, side, masks, leader=state.leader, trick=state.trick, broken=state.broken,
+                         trick1=state.trick1, table=solver)
+    return solve

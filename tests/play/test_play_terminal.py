@@ -2,7 +2,7 @@
 
 Each test plays one whole record by sending keys to the real program, including an
 illegal entry (a one-line reason and a new prompt, no crash) and a hint request, and
-reads the screen. Every prompt ends with " > "; moves are picked by their list number.
+reads the screen (in Spades a card hint too). Every prompt ends with " > "; moves are picked by their list number.
 """
 from __future__ import annotations
 
@@ -67,6 +67,13 @@ def test_spades_hand_through_a_terminal(tmp_path):
     child.sendline("3")
     screen = expect(child)
     assert "Your card:" in screen and "South 3" in screen and "Moves:" in screen
+    child.sendline("?")  # card hints: one row per legal card, the best marked
+    hint = expect(child)
+    assert "Card hints: each legal card played on the same" in hint and "sampled worlds" in hint
+    legal = re.findall(r"\s\d+\) (\S+)", screen.split("Moves:")[1].split("?: hints")[0])
+    rows = [line.split() for line in hint.splitlines() if line.split()[:1] and line.split()[0] in legal]
+    assert sorted(r[0] for r in rows) == sorted(legal) and sum(r[1] == "*" for r in rows) == 1
+    assert "DD cost skipped" in hint and "Your card:" in hint
     child.sendline("AS")  # South holds no AS (North does)
     assert "! 'AS' is not a legal move here" in expect(child)
     child.sendline("h")

@@ -36,6 +36,7 @@ def _as_move(row) -> SimpleNamespace:
 
 
 class SeepAdapter(Adapter):
+    hints_cover = "hints cover the bid; card-play hints (captures, builds, throws) are not available for Seep"
     seat_at = {"bid": (0, S_SEAT), "move": (0, S_SEAT)}
     log_rows = {"move": 1}
 

@@ -1,12 +1,19 @@
 """Spades for ``simcards play``: legal moves, the table as the seat sees it, history lines."""
 from __future__ import annotations
 
+import numpy as np
+
 from simcards.core.cards import cards_of, format_card, parse_cards
 from simcards.core.errors import SimcardsError
 from simcards.core.game import OddsRequest
-from simcards.core.interactive import Adapter, Choices, Move
+from simcards.core.interactive import (
+    HINT_SEED, Adapter, CardWorlds, Choices, Move, TrickState, bidding_block, dealt_sizes, plays_since, trick_worlds,
+)
 from simcards.games.spades import policies as P
+from simcards.games.spades import rules
 from simcards.games.spades.replay import SEAT_NAMES, bid_text, hand_text
+
+U64 = 2**64 - 1
 
 SEATS = {"blind": (0, P.V_SEAT), "bid": (0, P.V_SEAT), "exchange": (0, P.V_SEAT), "play": (0, P.V_SEAT),
          "misdeal": (0, P.V_SEAT)}
@@ -36,8 +43,82 @@ def exchange_parser(legal: int, count: int):
     return parse
 
 
+def _traced(session):
+    """Trace rows of the record up to the pending decision (``Session.traced``)."""
+    from simcards.games.spades.kernel import prepared, seats
+
+    kernel, ncols = ((rules.simulate_deals, rules.N_DEAL_COLS) if session.unit == "deal"
+                     else (rules.simulate_games, rules.N_GAME_COLS))
+    out = np.zeros((1, ncols), np.int64)
+    tab, funcs = prepared(session.variant), seats(session.script.table)
+    return session.traced(lambda trace: kernel(tab, funcs, np.uint64(session.seed), np.int64(session.index),
+                                               np.int64(1), out, trace, np.zeros(4, np.int64)))
+
+
+def _public(pending) -> tuple:
+    """What the seat sees of the play (a world must show it the same)."""
+    v = pending.args[0]
+    slots = (P.V_SEAT, P.V_HAND, P.V_LEGAL, P.V_TRICK, P.V_LEADER, P.V_NPLAYED, P.V_PLAYED, P.V_BROKEN)
+    spans = (P.V_TABLE, P.V_BID, P.V_BLIND, P.V_TRICKS, P.V_VOIDS)
+    return (pending.decision,) + tuple(int(v[i]) for i in slots) + tuple(int(v[i + s]) for i in spans for s in range(4))
+
+
+def spades_worlds(session, pending) -> CardWorlds | None:
+    """Card hints for Spades: the hand in play replayed in sampled worlds by the ``bid`` odds
+    kernel (one deal given whole, the seat's bid forced, the scores of the hand)."""
+    from simcards.core.deal import accept_all
+    from simcards.games.spades.dd import solver_rules
+    from simcards.games.spades.kernel import prepared, seats
+    from simcards.games.spades.odds import COLUMNS, bid_name
+
+    if pending.decision != "play":
+        return None
+    v = pending.args[0]
+    if v[P.V_EXCHANGE] or v[P.V_EXCHANGE + 1]:
+        raise SimcardsError("no card hints in a hand with a Nil card exchange (who holds a passed card is not "
+                            "known from the play)")
+    variant, seat = session.variant, pending.seat
+    table = prepared(variant)
+    rows = _traced(session)  # (it reruns the record: the log below is this record's)
+    bids: dict[int, list[int]] = {}
+    for e in bidding_block(session.history()):
+        if e.decision in ("blind", "bid") and e.seat != seat:  # the seat's own bid is given to the kernel
+            bids.setdefault(e.seat, []).append(e.answer)
+    dealer = int(v[P.V_DEALER])
+    option = P.BN_BIT if v[P.V_BLIND + seat] else int(v[P.V_BID + seat])
+    f = {name: option * len(rules.ODDS_FIELDS) + i for i, name in enumerate(rules.ODDS_FIELDS)}
+    scores = np.array([v[P.V_SCORE], v[P.V_SCORE + 1]], np.int64)
+    bags = np.array([v[P.V_BAGS], v[P.V_BAGS + 1]], np.int64)
+    policy_seats = seats(session.script.table)
+    seed = np.uint64(session.seed) ^ np.uint64(HINT_SEED)
+
+    def play(hands, number):
+        out = np.full((1, len(COLUMNS)), -99, np.int64)
+        rules.simulate_bid_options(prepared(variant, hands), policy_seats, np.zeros((4, 4), np.int64),
+                                   np.full((4, 4), 99, np.int64), (accept_all,), seat, dealer,
+                                   np.full(4, -1, np.int64), np.array([option], np.int64), scores, bags, False,
+                                   seed, np.int64(number), np.int64(1), out, np.zeros(4, np.int64))
+        r = out[0]
+        made, nil = int(r[f["made"]]), int(r[f["nil"]])
+        return {"team points": float(r[f["points"]]), "team tricks": float(r[f["team_tricks"]]),
+                "P(contract made)": float(made) if made >= 0 else np.nan,
+                "P(your Nil made)": float(nil) if nil >= 0 else np.nan}
+
+    leader, n = int(v[P.V_LEADER]), int(v[P.V_NPLAYED])
+    trick1 = int(v[P.V_TRICK]) == 0
+    state = TrickState(leader, [int(v[P.V_TABLE + (leader + i) % 4]) for i in range(n)], bool(v[P.V_BROKEN]), trick1)
+    return trick_worlds(
+        seats=4, seat=seat, deck=table.deck, sizes=dealt_sizes(len(table.deck), 4, dealer), suit_masks=table.suit_masks,
+        own_hand=int(v[P.V_HAND]) & U64, plays=plays_since(rows, (rules.EV_HAND,), rules.EV_PLAY),
+        voids=[int(v[P.V_VOIDS + s]) for s in range(4)], bids=bids, play=play, public=_public, best="team points",
+        note=f"Your bid {bid_name(option)}; team points and tricks: your side's score and tricks this hand.",
+        dd_rules=lambda hands: solver_rules(variant, hands, trick1=trick1), side=(seat, seat ^ 2), state=state)
+
+
 class SpadesAdapter(Adapter):
+    hints_cover = "hints cover the bids and the card play, not the exchange nor a redeal call"
     seat_at = SEATS
+    card_legal = {"play": (0, P.V_LEGAL)}
 
     def seat_names(self, variant):
         return list(SEAT_NAMES)
@@ -105,6 +186,10 @@ class SpadesAdapter(Adapter):
         return OddsRequest(hand=tuple(cards_of(int(v[P.V_HAND]) & (2**64 - 1))), seat=pending.seat,
                            dealer=int(v[P.V_DEALER]), bids=bids,
                            scores=(int(v[P.V_SCORE]), int(v[P.V_SCORE + 1])))
+
+
+    def card_worlds(self, session, pending):
+        return spades_worlds(session, pending)
 
 
 ADAPTER = SpadesAdapter()
