@@ -35,7 +35,7 @@ import pandas as pd
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core.policy import PolicyParam, split_spec
-from simcards.experiment.compare import Arm, CompareResult, compare, paired_differences
+from simcards.experiment.compare import MIN_BATCHES, Arm, CompareResult, compare, paired_differences
 
 MAX_VALUES = 64
 
@@ -196,6 +196,8 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
     n_total = n if n is not None else 10_000
     rounds = max(1, math.ceil(math.log2(len(values)))) if halving and len(values) > 2 else 1
     first = max(n_total // 2 ** (rounds - 1), 1)
+    if first >= MIN_BATCHES:  # whole batches in the first round, so every round ends on a batch boundary
+        first -= first % (first // MIN_BATCHES)  # and a dropped value is paired on exactly its records
     key = {}
 
     def estimates(batches: pd.DataFrame) -> dict[str, float]:

@@ -142,3 +142,16 @@ def test_experiment_file_describes_a_sweep(tmp_path):
     bad.write_text('game = "toy"\npolicy = "basic"\n[sweep]\npolicy = "keep_at_least"\nparam = "threshold"\ngrid = "1:6:1"\n')
     r = runner.invoke(main, ["run", "--spec", str(bad)])
     assert r.exit_code == 2 and "drop 'policy'" in r.output
+
+
+def test_halving_rounds_end_on_batch_boundaries(tmp_path):
+    """3,000 records in 4 rounds: a first round of 375 would split a batch (375 // 32 = 11
+    records) between rounds, pairing a dropped value with records it never played."""
+    result = _sweep(tmp_path, grid="0:8:1", count=3_000, halving=True)
+    t = result.table.set_index("value")
+    first = int(t["n"].min())
+    assert first % (first // 32) == 0
+    dropped = t[t["round_dropped"] == 1].index[0]
+    plain = _sweep(tmp_path, grid=f"{dropped},4", count=first, out=tmp_path / "plain").table.set_index("value")
+    for column in ("n", "estimate", "difference", "ci_low", "ci_high"):
+        assert t.loc[dropped, column] == pytest.approx(plain.loc[dropped, column], rel=1e-12), column
