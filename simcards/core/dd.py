@@ -297,21 +297,28 @@ def _top_trumps(H, R, suit_masks):
 
 @nb.njit(cache=True)
 def _last_trick(H, R, suit_masks, leader, t1):
-    """Winner of the last trick, every player holding one card."""
+    """(winner, rel) of the last trick, every player holding one card; ``rel``: the winning
+    card if it beat a card of its own suit (its rank decided the trick), else nothing."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     best = lowest_card(H[leader])
     winner = leader
+    played = bit(best)
     s = leader
     for _ in range(n - 1):
         s = _next_seat(R, s, t1)
         if s == leader:
             break
         c = lowest_card(H[s])
-        if c >= 0 and _beats(c, best, trump, suit_masks):
-            best = c
-            winner = s
-    return winner
+        if c >= 0:
+            played |= bit(c)
+            if _beats(c, best, trump, suit_masks):
+                best = c
+                winner = s
+    ws = _suit(best, suit_masks)
+    if popcount(played & suit_masks[ws]) > 1:
+        return winner, bit(best)
+    return winner, _ZERO
 
 
 @nb.njit(cache=True)
@@ -466,11 +473,9 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
     if target > left:
         return 0
     if npl == 0 and left == 1:
-        alive = _ZERO
-        for p in range(n):
-            alive |= H[p]
-        rel_out[d] = alive
-        return 1 if (side >> _last_trick(H, R, suit_masks, leader, t1)) & 1 else 0
+        winner, lrel = _last_trick(H, R, suit_masks, leader, t1)
+        rel_out[d] = lrel
+        return 1 if (side >> winner) & 1 else 0
     if npl == 0 and not t1:
         if feats & F_QUICK and R[R_TRUMP] >= 0:
             holder, k, used = _top_trumps(H, R, suit_masks)
@@ -617,6 +622,33 @@ def _to_front(cards, count, c):
 
 
 @nb.njit(cache=True)
+def _with_skipped(rel, skipped, alive, suit_masks):
+    """``rel`` plus the cards skipped as equivalent to a tried card that the proof's pattern
+    covers: a skipped card counts only when the card just above it (its representative, or a
+    skipped card already added) is at or above the lowest relevant card of its suit."""
+    for s in range(4):
+        sk = skipped & suit_masks[s]
+        if sk == _ZERO:
+            continue
+        live = alive & suit_masks[s]
+        rs = rel & live
+        if rs == _ZERO:
+            continue
+        low = rs & (~rs + _ONE)
+        while True:
+            below = live & (low - _ONE)
+            if below == _ZERO:
+                break
+            nxt = bit(highest_card(below))
+            if nxt & sk:
+                rel |= nxt
+                low = nxt
+            else:
+                break
+    return rel
+
+
+@nb.njit(cache=True)
 def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
@@ -678,7 +710,14 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
             value = not mine
         # at node d with state restored: try its next candidate, or finish it
         if fr[d, F_IDX] >= fr[d, F_CNT]:
-            rel = rb[1, d] | rb[2, d]
+            rel = rb[1, d]
+            if rb[2, d]:
+                alive = _ZERO
+                for p in range(n):
+                    alive |= H[p]
+                for j in range(fr[d, F_NPL]):
+                    alive |= bit(tc[fr[d, F_BASE] + j])
+                rel = _with_skipped(rel, rb[2, d], alive, suit_masks)
             _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
             entering = False
             continue
