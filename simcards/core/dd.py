@@ -52,16 +52,15 @@ F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
 S_LEN = 5
 # counters (int64 array ``ctr``)
-C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES = 0, 1, 2, 3
-C_LEN = 4
+C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES, C_CUTS, C_FIRST_CUTS, C_TT_RESETS = 0, 1, 2, 3, 4, 5, 6
+C_LEN = 7
 
 KEY_WORDS = 3  # suit lengths of every hand, leader, broken, trump; measured side
 ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the relevance pattern
 K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
-WAYS = 16  # entries per bucket
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
-DEFAULT_TABLE_BITS = 14
+DEFAULT_TABLE_BITS = 15  # buckets; the pool holds 16 entries a bucket (2^19 entries, 44 MB)
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -89,23 +88,32 @@ def rules_row(seats: int, trump: int, *, lead_restrict: bool = False, obligation
 
 
 class Table:
-    """A transposition table (one per thread): arrays plus the stamp of the current problem.
+    """A transposition table (one per thread): a pool of entries chained by hash bucket.
 
-    Entries are valid for one stamp only; :meth:`fresh` starts a new problem (a new
-    deal, rules or measured side) without clearing the arrays.
+    A bucket (hashed from the suit lengths of every hand, leader and side) heads a chain
+    of the entries that share those lengths, newest first; each entry is one rank pattern
+    with its bounds. ``meta``: the current problem's stamp and the pool's fill. Buckets
+    are valid for one stamp only; :meth:`fresh` starts a new problem (a new deal, rules or
+    measured side) without clearing the arrays; a full pool starts over within a problem.
     """
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS):
-        size = 1 << bits
-        self.keys = np.zeros((size, WAYS, ENTRY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, WAYS, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
-        self.stamps = np.zeros((size, WAYS), np.int64)
-        self.stamp = 0
+        size = 1 << (bits + 4)  # entries
+        self.keys = np.zeros((size, ENTRY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
+        self.links = np.zeros(size, np.int64)
+        self.heads = np.zeros((1 << bits, 2), np.int64)  # first entry, stamp
+        self.meta = np.zeros(2, np.int64)  # stamp, entries used
         self.counters = np.zeros(C_LEN, np.int64)
 
+    @property
+    def stamp(self) -> int:
+        return int(self.meta[0])
+
     def fresh(self) -> int:
-        self.stamp += 1
-        return self.stamp
+        self.meta[0] += 1
+        self.meta[1] = 0
+        return int(self.meta[0])
 
 
 # ---------------------------------------------------------------- compiled search
@@ -455,7 +463,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
 
 
 @nb.njit(cache=True)
-def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw, rel_out, d):
+def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
     (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
     holds the node's key, canonical hands and bucket, or bucket -1 off the table)."""
@@ -503,39 +511,40 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
         if feats & F_TT:
             _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
             _canonical(H, n, suit_masks, kw[3:8])
-            bucket = np.int64(_hash3(kw) & np.uint64(stamps.shape[0] - 1))
+            bucket = np.int64(_hash3(kw) & np.uint64(heads.shape[0] - 1))
             kw[K_BUCKET] = np.uint64(bucket)
             kw[K_HINT] = _NONE
+            if heads[bucket, 1] != meta[0]:
+                return -1
             alive = _ZERO
             for p in range(n):
                 alive |= H[p]
-            for w in range(WAYS):
-                if stamps[bucket, w] != stamp or keys[bucket, w, 0] != kw[0] or keys[bucket, w, 1] != kw[1] \
-                        or keys[bucket, w, 2] != kw[2]:
-                    continue
-                top = keys[bucket, w, 8]
-                match = True
-                for p in range(n):
-                    if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
-                        match = False
-                        break
-                if not match:
-                    continue
-                if bounds[bucket, w, 0] >= target:
-                    ctr[C_TT_HITS] += 1
-                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                    return 1
-                if bounds[bucket, w, 1] < target:
-                    ctr[C_TT_HITS] += 1
-                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                    return 0
-                if bounds[bucket, w, 2] > 0:
-                    kw[K_HINT] = np.uint64(w)
+            e = heads[bucket, 0]
+            while e >= 0:
+                if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                    top = keys[e, 8]
+                    match = True
+                    for p in range(n):
+                        if (kw[3 + p] & top) != keys[e, 3 + p]:
+                            match = False
+                            break
+                    if match:
+                        if bounds[e, 0] >= target:
+                            ctr[C_TT_HITS] += 1
+                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                            return 1
+                        if bounds[e, 1] < target:
+                            ctr[C_TT_HITS] += 1
+                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                            return 0
+                        if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
+                            kw[K_HINT] = np.uint64(e)
+                e = links[e]
     return -1
 
 
 @nb.njit(cache=True)
-def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best, suit_masks):
+def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
     lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
     every card above them in their suits); ``best``: the lead that proved it, or -1."""
@@ -551,47 +560,51 @@ def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best
     else:
         top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
     way = -1
-    for w in range(WAYS):
-        if stamps[bucket, w] == stamp and keys[bucket, w, 0] == kw[0] and keys[bucket, w, 1] == kw[1] \
-                and keys[bucket, w, 2] == kw[2] and keys[bucket, w, 8] == top:
-            same = True
-            for p in range(n):
-                if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
-                    same = False
+    if heads[bucket, 1] == meta[0]:
+        e = heads[bucket, 0]
+        while e >= 0:
+            if keys[e, 8] == top and keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                same = True
+                for p in range(n):
+                    if (kw[3 + p] & top) != keys[e, 3 + p]:
+                        same = False
+                        break
+                if same:
+                    way = e
                     break
-            if same:
-                way = w
-                break
+            e = links[e]
     if way < 0:
-        for w in range(WAYS):
-            if stamps[bucket, w] != stamp:
-                way = w
-                break
-    if way < 0:
-        way = np.int64(ctr[C_TT_STORES] % WAYS)
-    if stamps[bucket, way] != stamp or keys[bucket, way, 8] != top or keys[bucket, way, 0] != kw[0] \
-            or keys[bucket, way, 1] != kw[1] or keys[bucket, way, 2] != kw[2]:
-        stamps[bucket, way] = stamp
+        if meta[1] >= keys.shape[0]:  # the pool is full: start over (a new stamp empties every bucket)
+            meta[0] += 1
+            meta[1] = 0
+            ctr[C_TT_RESETS] += 1
+        if heads[bucket, 1] != meta[0]:
+            heads[bucket, 0] = -1
+            heads[bucket, 1] = meta[0]
+        way = meta[1]
+        meta[1] += 1
+        links[way] = heads[bucket, 0]
+        heads[bucket, 0] = way
         for i in range(3):
-            keys[bucket, way, i] = kw[i]
+            keys[way, i] = kw[i]
         for p in range(5):
-            keys[bucket, way, 3 + p] = kw[3 + p] & top
-        keys[bucket, way, 8] = top
-        bounds[bucket, way, 0] = 0
-        bounds[bucket, way, 1] = popcount(H[0]) if n > 0 else 0
+            keys[way, 3 + p] = kw[3 + p] & top
+        keys[way, 8] = top
+        bounds[way, 0] = 0
+        bounds[way, 1] = popcount(H[0]) if n > 0 else 0
         for p in range(n):
-            if popcount(H[p]) > bounds[bucket, way, 1]:
-                bounds[bucket, way, 1] = popcount(H[p])
-        bounds[bucket, way, 2] = 0
+            if popcount(H[p]) > bounds[way, 1]:
+                bounds[way, 1] = popcount(H[p])
+        bounds[way, 2] = 0
     if best >= 0:
         sb = _suit(best, suit_masks)
-        bounds[bucket, way, 2] = sb + 1
-        bounds[bucket, way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
+        bounds[way, 2] = sb + 1
+        bounds[way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
     if result:
-        if bounds[bucket, way, 0] < target:
-            bounds[bucket, way, 0] = target
-    elif bounds[bucket, way, 1] > target - 1:
-        bounds[bucket, way, 1] = target - 1
+        if bounds[way, 0] < target:
+            bounds[way, 0] = target
+    elif bounds[way, 1] > target - 1:
+        bounds[way, 1] = target - 1
     ctr[C_TT_STORES] += 1
 
 
@@ -649,7 +662,7 @@ def _with_skipped(rel, skipped, alive, suit_masks):
 
 
 @nb.njit(cache=True)
-def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
+def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
     played below the root (seat, next candidate, count, target, saved state, the rank-relevant
@@ -667,7 +680,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
         if entering:
             ctr[C_NODES] += 1
             fr[d, F_TGT] = target
-            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d], rb[0], d)
+            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kbuf[d], rb[0], d)
             if r >= 0:
                 value = r == 1
                 rel = rb[0, d]
@@ -682,9 +695,8 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                               st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d)
             fr[d, F_CNT] = cnt
             if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
-                bk = np.int64(kbuf[d, K_BUCKET])
                 w = np.int64(kbuf[d, K_HINT])
-                _hint_first(H, R, suit_masks, bounds[bk, w, 2] - 1, bounds[bk, w, 3], mbuf[d, :MAX_MOVES], cnt)
+                _hint_first(H, R, suit_masks, bounds[w, 2] - 1, bounds[w, 3], mbuf[d, :MAX_MOVES], cnt)
             fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
             fr[d, F_BASE] = base
             rb[1, d] = _ZERO
@@ -704,7 +716,10 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                 rel |= bit(fr[d, F_WREL])
             mine = ((side >> seat) & 1) == 1
             if value == mine:
-                _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
+                ctr[C_CUTS] += 1
+                if i == 0:
+                    ctr[C_FIRST_CUTS] += 1
+                _store(H, R, keys, bounds, links, heads, meta, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
                 continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
             rb[1, d] |= rel
             value = not mine
@@ -718,7 +733,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                 for j in range(fr[d, F_NPL]):
                     alive |= bit(tc[fr[d, F_BASE] + j])
                 rel = _with_skipped(rel, rb[2, d], alive, suit_masks)
-            _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
+            _store(H, R, keys, bounds, links, heads, meta, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
             entering = False
             continue
         seat = fr[d, F_SEAT]
@@ -762,7 +777,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr):
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr):
     """The side's maximum number of the remaining tricks (the trick in progress included).
 
     ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
@@ -787,7 +802,7 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
+        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
             lo = mid
         else:
             hi = mid - 1
@@ -795,7 +810,7 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
 
 
 @nb.njit(cache=True, nogil=True)
-def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr, out_cards,
+def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, out_cards,
                 out_values):
     """For each legal card of the player to act: the side's remaining tricks after it is
     played (best play afterwards), the trick in progress included. Returns the count."""
@@ -832,10 +847,10 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, stamps, stamp, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr)
             v += (side >> winner) & 1
         else:
-            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, stamps, stamp, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr)
         H[seat] ^= low
         out_cards[k] = c
         out_values[k] = v
@@ -851,7 +866,7 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
     ``trick``: cards already played to the current trick, in order from ``leader``.
     A ``table`` is reused across calls on the same deal (keep it per thread).
     """
-    table = table or Table(16)
+    table = table or Table()
     if table.stamp == 0:
         table.fresh()
     H = np.array([int(h) for h in hands], dtype=np.uint64)
@@ -860,13 +875,13 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
         tc[i] = c
     return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
                             np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
-                            table.stamps, np.int64(table.stamp), table.counters))
+                            table.links, table.heads, table.meta, table.counters))
 
 
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
            table: Table | None = None) -> dict[int, int]:
     """{legal card of the player to act: the side's remaining tricks after it}."""
-    table = table or Table(16)
+    table = table or Table()
     if table.stamp == 0:
         table.fresh()
     H = np.array([int(h) for h in hands], dtype=np.uint64)
@@ -876,8 +891,8 @@ def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: boo
     cards = np.zeros(MAX_MOVES, np.int64)
     vals = np.zeros(MAX_MOVES, np.int64)
     k = card_values(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)), np.int64(leader),
-                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.stamps,
-                    np.int64(table.stamp), table.counters, cards, vals)
+                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.links,
+                    table.heads, table.meta, table.counters, cards, vals)
     return {int(cards[i]): int(vals[i]) for i in range(k)}
 
 
