@@ -45,8 +45,8 @@ R_LEN = 8
 # trump obligation of a player void in the suit led (Kierki variants)
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
-F_TT, F_CLASSES, F_QUICK, F_ORDER = 1, 2, 4, 8
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER
+F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP = 1, 2, 4, 8, 16
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -662,6 +662,27 @@ def _with_skipped(rel, skipped, alive, suit_masks):
 
 
 @nb.njit(cache=True)
+def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
+    """Cards of the refuted card ``c``'s suit that need no search of their own: when ``c`` is
+    below every card of its suit that its refutation rests on (``rel``), any card below those
+    is refuted by the same proof (the positions after it match the same pattern)."""
+    s = _suit(c, suit_masks)
+    alive = bit(c)
+    for p in range(n):
+        alive |= H[p]
+    for j in range(npl):
+        alive |= bit(tc[base + j])
+    live = alive & suit_masks[s]
+    rs = rel & live
+    if rs == _ZERO:
+        return live & ~bit(c)
+    low = rs & (~rs + _ONE)
+    if bit(c) >= low:
+        return _ZERO
+    return live & (low - _ONE)
+
+
+@nb.njit(cache=True)
 def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
@@ -700,6 +721,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
             fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
             fr[d, F_BASE] = base
             rb[1, d] = _ZERO
+            rb[3, d] = _ZERO
             value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
         else:
             # a child (or this node's own probe) answered ``value`` resting on ``rel``; climb
@@ -723,7 +745,11 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
                 continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
             rb[1, d] |= rel
             value = not mine
+            if R[R_FEATURES] & F_LOWSKIP and R[R_OBLIGATION] != OBLIGE_OVERTRUMP:  # overtrumping: ranks decide legality
+                rb[3, d] |= _low_skip(rel, c, H, n, tc, fr[d, F_BASE], fr[d, F_NPL], suit_masks)
         # at node d with state restored: try its next candidate, or finish it
+        while fr[d, F_IDX] < fr[d, F_CNT] and rb[3, d] & bit(mbuf[d, fr[d, F_IDX]]):
+            fr[d, F_IDX] += 1  # below every card a refuted sibling's proof rests on: refuted the same way
         if fr[d, F_IDX] >= fr[d, F_CNT]:
             rel = rb[1, d]
             if rb[2, d]:
@@ -797,7 +823,7 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     kbuf = np.zeros((MAX_DEPTH, 10), np.uint64)
     mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
     fr = np.zeros((MAX_DEPTH, 10), np.int64)
-    rb = np.zeros((3, MAX_DEPTH), np.uint64)
+    rb = np.zeros((4, MAX_DEPTH), np.uint64)
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
     while lo < hi:
