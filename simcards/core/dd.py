@@ -45,8 +45,8 @@ R_LEN = 8
 # trump obligation of a player void in the suit led (Kierki variants)
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
-F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP = 1, 2, 4, 8, 16
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP
+F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS = 1, 2, 4, 8, 16, 32
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -802,13 +802,47 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
 
 
 
+@nb.njit(cache=True)
+def _estimate(H, R, side, suit_masks, left):
+    """A quick guess at the side's tricks: its share of the high cards (the four highest live
+    cards of each suit weigh 4, 3, 2, 1; every trump one more) times the tricks left."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = 0
+    total = 0
+    for s in range(4):
+        live = _ZERO
+        for p in range(n):
+            live |= H[p] & suit_masks[s]
+        for w in range(4, 0, -1):
+            if live == _ZERO:
+                break
+            top = bit(highest_card(live))
+            live ^= top
+            for p in range(n):
+                if H[p] & top:
+                    total += w
+                    if (side >> p) & 1:
+                        mine += w
+        if s == trump:
+            for p in range(n):
+                k = popcount(H[p] & suit_masks[s])
+                total += k
+                if (side >> p) & 1:
+                    mine += k
+    if total == 0:
+        return (left + 1) // 2
+    return (mine * left + total // 2) // total
+
+
 @nb.njit(cache=True, nogil=True)
-def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr):
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess):
     """The side's maximum number of the remaining tricks (the trick in progress included).
 
     ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
-    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Bisects the
-    answer with null-window questions that share the table (same ``stamp``).
+    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Asks
+    null-window questions that share the table, MTD(f)-style: the first at ``guess`` (-1: a
+    quick estimate from high cards), then one trick up or down from the last answer.
     """
     n = R[R_SEATS]
     tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
@@ -826,12 +860,17 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     rb = np.zeros((4, MAX_DEPTH), np.uint64)
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
+    g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, hi)
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
-            lo = mid
+        t = min(max(g, lo + 1), hi)
+        if not R[R_FEATURES] & F_GUESS:
+            t = (lo + hi + 1) // 2  # bisection, for measurement
+        if _search(H, R, side, suit_masks, tc2, ts, st, t, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
+            lo = t
+            g = t + 1
         else:
-            hi = mid - 1
+            hi = t - 1
+            g = t - 1
     return lo
 
 
@@ -852,6 +891,7 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
     for i in range(npl):
         tc2[i] = tc[i]
     k = 0
+    guess = np.int64(-1)  # the previous card's answer: siblings' values are close
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -873,10 +913,13 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr, guess)
+            guess = v
             v += (side >> winner) & 1
         else:
-            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr,
+                             guess)
+            guess = v
         H[seat] ^= low
         out_cards[k] = c
         out_values[k] = v
@@ -885,12 +928,13 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
 
 
 def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
-          table: Table | None = None) -> int:
+          table: Table | None = None, guess: int = -1) -> int:
     """The measured side's maximum tricks of those remaining (the trick in progress included).
 
     ``hands``: card masks by seat (cards still held); ``side``: iterable of measured seats;
     ``trick``: cards already played to the current trick, in order from ``leader``.
-    A ``table`` is reused across calls on the same deal (keep it per thread).
+    A ``table`` is reused across calls on the same deal (keep it per thread). ``guess``: a
+    likely answer (a neighbouring position's), where the search starts (-1: estimate one).
     """
     table = table or Table()
     if table.stamp == 0:
@@ -901,7 +945,7 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
         tc[i] = c
     return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
                             np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
-                            table.links, table.heads, table.meta, table.counters))
+                            table.links, table.heads, table.meta, table.counters, np.int64(guess)))
 
 
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
@@ -985,8 +1029,9 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
         if zero_sum and (k, other) in memo:
             v = left - memo[(k, other)]
         else:
+            near = memo.get((k - 1, mask), -1)  # the position before: at most a trick away
             v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
-                      trick1=one, table=table)
+                      trick1=one, table=table, guess=near)
         memo[(k, mask)] = v
         return v
 
@@ -1042,5 +1087,8 @@ def table_by_leader(hands, rules, suit_masks, side, leaders, *, table: Table | N
     """{seat on lead: the side's tricks from the opening lead}, one table shared by all leaders."""
     table = table or Table()
     table.fresh()
-    return {int(ld): solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table)
-            for ld in leaders}
+    out: dict[int, int] = {}
+    for ld in leaders:  # the previous leader's answer is the next one's first guess
+        out[int(ld)] = solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table,
+                             guess=out[next(reversed(out))] if out else -1)
+    return out
