@@ -205,26 +205,42 @@ def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
     out[2] = np.uint64(side)
 
 
+def _pext8_table() -> np.ndarray:
+    """``T[m, x]``: the bits of ``x`` selected by ``m``, packed low (PEXT on 8 bits)."""
+    t = np.zeros((256, 256), np.uint8)
+    for m in range(256):
+        pos = [b for b in range(8) if m >> b & 1]
+        for x in range(256):
+            t[m, x] = sum(1 << i for i, b in enumerate(pos) if x >> b & 1)
+    return t
+
+
+_PEXT8 = _pext8_table()
+_POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
 @nb.njit(cache=True)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
-    numbered from the top (0 = the highest still out), so only the order of the live cards
-    counts, not which cards were played."""
+    numbered from the bottom (0 = the lowest still out), so only the order of the live cards
+    counts, not which cards were played. A suit is contiguous bits (``check_suit_masks``)."""
     for p in range(5):
         out[p] = _ZERO
     alive = _ZERO
     for p in range(n):
         alive |= H[p]
     for s in range(4):
-        rem = alive & suit_masks[s]
+        sh = np.uint64(lowest_card(suit_masks[s]))
+        live = (alive & suit_masks[s]) >> sh
+        llo = live & np.uint64(0xFF)
+        lhi = (live >> np.uint64(8)) & np.uint64(0xFF)
+        plo = np.uint64(_POP8[llo])
         shift = np.uint64(16 * s)
         for p in range(n):
-            m = H[p] & suit_masks[s]
-            while m:
-                low = m & (~m + _ONE)
-                m ^= low
-                r = np.uint64(popcount(rem & ~((low << _ONE) - _ONE)))
-                out[p] |= _ONE << (shift + r)
+            h = (H[p] & suit_masks[s]) >> sh
+            v = np.uint64(_PEXT8[llo, h & np.uint64(0xFF)]) \
+                | (np.uint64(_PEXT8[lhi, (h >> np.uint64(8)) & np.uint64(0xFF)]) << plo)
+            out[p] |= v << shift
 
 
 @nb.njit(cache=True, inline="always")
@@ -254,14 +270,16 @@ def _top_cards(alive_suit, r):
 @nb.njit(cache=True)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
-    lowest relevant card (16 bits a suit, as in :func:`_canonical`)."""
+    lowest relevant card (16 bits a suit, numbered from the bottom as in :func:`_canonical`)."""
     top = _ZERO
     for s in range(4):
-        rs = rel & alive & suit_masks[s]
+        live = alive & suit_masks[s]
+        rs = rel & live
         if rs:
             low = rs & (~rs + _ONE)
-            r = popcount(alive & suit_masks[s] & ~(low - _ONE))
-            top |= ((_ONE << np.uint64(r)) - _ONE) << np.uint64(16 * s)
+            b = np.uint64(popcount(live & (low - _ONE)))
+            cnt = np.uint64(popcount(live))
+            top |= (((_ONE << cnt) - _ONE) & ~((_ONE << b) - _ONE)) << np.uint64(16 * s)
     return top
 
 
@@ -270,8 +288,11 @@ def _cards_of_top_mask(top, alive, suit_masks):
     """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
     out = _ZERO
     for s in range(4):
-        r = popcount((top >> np.uint64(16 * s)) & np.uint64(0xFFFF))
-        out |= _top_cards(alive & suit_masks[s], r)
+        seg = (top >> np.uint64(16 * s)) & np.uint64(0xFFFF)
+        if seg:
+            live = alive & suit_masks[s]
+            c = nth_card(live, lowest_card(seg))
+            out |= live & ~(bit(c) - _ONE)
     return out
 
 
@@ -936,6 +957,7 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
     A ``table`` is reused across calls on the same deal (keep it per thread). ``guess``: a
     likely answer (a neighbouring position's), where the search starts (-1: estimate one).
     """
+    check_suit_masks(suit_masks)
     table = table or Table()
     if table.stamp == 0:
         table.fresh()
@@ -951,6 +973,7 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
            table: Table | None = None) -> dict[int, int]:
     """{legal card of the player to act: the side's remaining tricks after it}."""
+    check_suit_masks(suit_masks)
     table = table or Table()
     if table.stamp == 0:
         table.fresh()
@@ -964,6 +987,16 @@ def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: boo
                     np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.links,
                     table.heads, table.meta, table.counters, cards, vals)
     return {int(cards[i]): int(vals[i]) for i in range(k)}
+
+
+def check_suit_masks(suit_masks) -> None:
+    """The solver numbers the cards of a suit by bit position: each suit must be contiguous
+    bits, 16 at most (the 52-card deck's suits, and spades with jokers above them)."""
+    for m in suit_masks:
+        m = int(m)
+        low = m & -m
+        if m == 0 or (m + low) & m or m // low >= 1 << 16:
+            raise ValueError(f"suit mask {m:#x} is not up to 16 contiguous bits")
 
 
 def side_mask(seats) -> int:
