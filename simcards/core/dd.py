@@ -352,16 +352,34 @@ def _last_trick(H, R, suit_masks, leader, t1):
 
 @nb.njit(cache=True)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
-    """(tricks, cards): winners the leader can cash at once (top cards in a row of each suit,
-    limited in a side suit by the length of every opponent who could ruff) and those cards."""
+    """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
+
+    In each suit the leader's cards above every opponent's card win when led from the top,
+    limited in a side suit by the length of every opponent who could ruff. A partner under
+    them unblocks (plays his highest card below the leader's) or, when all his cards are
+    higher, overtakes and takes the lead: such a suit is cashed last and counts up to that
+    trick. A partner void in the suit discards his highest card of another suit, which never
+    makes him overtake later. With trumps in a partner's hand (he might have to trump) or
+    more than one partner, only the leader's cards above everybody's count."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
+    hand = H[leader]
     alive = _ZERO
+    opp = _ZERO
+    partner = -1
+    partners = 0
     for p in range(n):
         alive |= H[p]
-    hand = H[leader]
+        if ((side >> p) & 1) != mine:
+            opp |= H[p]
+        elif p != leader:
+            partners += 1
+            partner = p
+    simple = partners > 1 or (partners == 1 and trump >= 0 and (H[partner] & suit_masks[trump]) != _ZERO)
     total = 0
+    last = 0  # the best count of a suit that ends with the partner on lead
+    last_used = _ZERO
     used = _ZERO
     only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
     for s in range(4):
@@ -370,23 +388,48 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
             continue
         if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
             continue
-        rem = alive & suit_masks[s]
-        k = 0
-        while rem:
-            top = bit(highest_card(rem))
-            if own & top:
-                k += 1
-                rem ^= top
-            else:
-                break
-        if k and trump >= 0 and s != trump:
+        others = (opp if not simple else alive & ~hand) & suit_masks[s]
+        wins = own
+        if others:
+            wins = own & ~((bit(highest_card(others)) << _ONE) - _ONE)
+        k = popcount(wins)
+        if k == 0:
+            continue
+        if trump >= 0 and s != trump:
             for p in range(n):
                 if ((side >> p) & 1) != mine and H[p] & suit_masks[trump]:
                     length = popcount(H[p] & suit_masks[s])
                     if length < k:
                         k = length
-        total += k
-        used |= _top_cards(alive & suit_masks[s], k)
+            if k == 0:
+                continue
+        ps = H[partner] & suit_masks[s] if partner >= 0 and not simple else _ZERO
+        m = wins
+        over = False
+        j = 0
+        low = np.int64(-1)
+        while j < k:
+            c = highest_card(m)
+            m ^= bit(c)
+            low = c
+            j += 1
+            if ps:
+                under = ps & (bit(c) - _ONE)
+                if under:
+                    ps ^= bit(highest_card(under))
+                else:
+                    over = True  # every card of his is higher: he wins this trick and leads
+                    break
+        cards = alive & suit_masks[s] & ~(bit(low) - _ONE)
+        if over:
+            if j > last:
+                last = j
+                last_used = cards
+        else:
+            total += j
+            used |= cards
+    total += last
+    used |= last_used
     return total, used
 
 
