@@ -14,17 +14,21 @@ within an effective suit a higher card number is a higher card (``core.tricks``)
 
 Techniques (each can be switched off with the ``features`` bits, for measurement):
 
-- **null-window search**: :func:`solve` asks a boolean question "can the side take
-  ``t`` more tricks?" (an alpha-beta search whose window is one trick wide) and
-  bisects ``t``; every answer leaves bounds in the transposition table, so later
-  questions reuse earlier work (MTD-style);
-- **transposition table** (``F_TT``) at trick boundaries, keyed on the remaining cards
-  reduced to rank-equivalence classes (``F_CLASSES``): within each suit only the order
-  of the cards still held matters, so positions that differ only in which cards were
-  played (``AK`` vs ``AQ`` once the king is gone) share one entry. An entry holds a
-  lower and an upper bound on the side's tricks from that position;
-- **quick tricks** (``F_QUICK``): winners the leader can cash at once (top cards in a
-  row, not ruffable) prove or refute a question without search;
+- **null-window search** MTD(f)-style (``F_GUESS``): :func:`solve` asks boolean questions
+  "can the side take ``t`` more tricks?" (an alpha-beta search whose window is one trick
+  wide), first at a guess, then one trick up or down from the last answer; every answer
+  leaves bounds in the transposition table, so later questions reuse earlier work;
+- **transposition table** (``F_TT``) at trick boundaries: entries chained per hash of
+  every hand's suit lengths, leader and side; with ``F_CLASSES`` an entry keeps only the
+  owners of the cards its proof rested on (the winners that beat a card of their suit, and
+  every card above them), numbered by rank among the live cards, so it serves every
+  position that agrees on those (partition search). An entry holds a lower and an upper
+  bound on the side's tricks and the best lead;
+- **low-card skipping** (``F_LOWSKIP``): a card below every card of its suit that a refuted
+  sibling's proof rests on is refuted by the same proof;
+- **quick tricks** (``F_QUICK``): winners the leader can cash at once (with the partner
+  unblocking, or after a low card to the partner's winner) and top trumps in one hand prove
+  or refute a question without search;
 - **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
   cheaply, let partner's winner stand, discard low), and only one card of each run of
   equivalent cards is tried (cards adjacent once played cards are removed).
@@ -223,7 +227,7 @@ _POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
     numbered from the bottom (0 = the lowest still out), so only the order of the live cards
-    counts, not which cards were played. A suit is contiguous bits (``check_suit_masks``)."""
+    counts, not which cards were played. A suit spans 16 bits at most (``check_suit_masks``)."""
     for p in range(5):
         out[p] = _ZERO
     alive = _ZERO
@@ -352,6 +356,77 @@ def _last_trick(H, R, suit_masks, leader, t1):
 
 @nb.njit(cache=True)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
+    """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
+    winner (every opponent following or unable to ruff) and then the partner's own cash."""
+    q, used = _cash(H, R, side, suit_masks, leader, broken)
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = (side >> leader) & 1
+    partner = -1
+    for p in range(n):
+        if p != leader and ((side >> p) & 1) == mine:
+            if partner >= 0:
+                return q, used  # more than one partner: the leader's own cash only
+            partner = p
+    if partner < 0 or q >= popcount(H[leader]):
+        return q, used
+    hand = H[leader]
+    only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
+    for s in range(4):
+        own = hand & suit_masks[s]
+        ps = H[partner] & suit_masks[s]
+        if own == _ZERO or ps == _ZERO:
+            continue
+        if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
+            continue
+        ptop = highest_card(ps)
+        low = lowest_card(own)
+        if low > ptop:
+            continue
+        ok = True
+        for p in range(n):
+            if ((side >> p) & 1) != mine:
+                o = H[p] & suit_masks[s]
+                if o:
+                    if highest_card(o) > ptop:
+                        ok = False
+                elif trump >= 0 and s != trump and H[p] & suit_masks[trump]:
+                    ok = False  # he could ruff the partner's winner
+        if not ok:
+            continue
+        # the trick: the leader's lowest, the partner's top, each opponent's lowest of the suit
+        # (a void opponent discards: fewer opponent cards never cost the partner a winner)
+        gone = bit(low) | bit(ptop)
+        for p in range(n):
+            if ((side >> p) & 1) != mine and H[p] & suit_masks[s]:
+                gone |= bit(lowest_card(H[p] & suit_masks[s]))
+        r0 = H[0] & gone
+        r1 = H[1] & gone
+        r2 = H[2] & gone if n > 2 else _ZERO
+        r3 = H[3] & gone if n > 3 else _ZERO
+        r4 = H[4] & gone if n > 4 else _ZERO
+        for p in range(n):
+            H[p] &= ~gone
+        q2, used2 = _cash(H, R, side, suit_masks, partner, broken or s == trump)
+        H[0] |= r0
+        H[1] |= r1
+        if n > 2:
+            H[2] |= r2
+        if n > 3:
+            H[3] |= r3
+        if n > 4:
+            H[4] |= r4
+        alive = _ZERO
+        for p in range(n):
+            alive |= H[p]
+        if 1 + q2 > q:
+            q = 1 + q2
+            used = used2 | (alive & suit_masks[s] & ~(bit(ptop) - _ONE))
+    return q, used
+
+
+@nb.njit(cache=True)
+def _cash(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
 
     In each suit the leader's cards above every opponent's card win when led from the top,
@@ -1033,13 +1108,13 @@ def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: boo
 
 
 def check_suit_masks(suit_masks) -> None:
-    """The solver numbers the cards of a suit by bit position: each suit must be contiguous
-    bits, 16 at most (the 52-card deck's suits, and spades with jokers above them)."""
+    """The solver reads a suit as the 16 bits from its lowest card up: each suit must span at
+    most 16 bits (the 52-card deck's suits, and spades with the jokers above them)."""
     for m in suit_masks:
         m = int(m)
         low = m & -m
-        if m == 0 or (m + low) & m or m // low >= 1 << 16:
-            raise ValueError(f"suit mask {m:#x} is not up to 16 contiguous bits")
+        if m == 0 or m // low >= 1 << 16:
+            raise ValueError(f"suit mask {m:#x} spans more than 16 bits")
 
 
 def side_mask(seats) -> int:
