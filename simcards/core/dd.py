@@ -64,7 +64,7 @@ ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the rele
 K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
-DEFAULT_TABLE_BITS = 15  # buckets; the pool holds 16 entries a bucket (2^19 entries, 44 MB)
+DEFAULT_TABLE_BITS = 16  # buckets; the pool holds 16 entries a bucket (2^20 entries, 88 MB, touched as used)
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
