@@ -6,7 +6,7 @@
     python scripts/bench.py --cold                  # compile from scratch (empty numba cache)
     python scripts/bench.py --startup               # start-up of simcards --help, games, rules X
     python scripts/bench.py --dd --dd-deals 20      # double-dummy solves/s (one thread) beside DDS
-    python scripts/bench.py --dd --dd-cards 8 --dd-ablation   # nodes and time with each technique off
+    python scripts/bench.py --dd --dd-cards 8,10 --dd-ablation   # nodes and time with each technique off
 
 Each line runs the real runner in memory (records="summary": kernels plus the
 streaming summary, no disk I/O) for at least --seconds.
@@ -81,16 +81,33 @@ def startup(runs: int) -> list[dict]:
     return rows
 
 
+def dds_solve(hands, denom, leader: int) -> tuple[int, int]:
+    """(tricks of the side on lead, DDS's node count) from DDS's SolveBoard, one optimal card."""
+    import endplay._dds as _dds
+    from endplay.types import Deal, Player
+
+    from test_against_dds import pbn
+
+    deal = Deal(pbn(hands))
+    deal.first = Player(leader)
+    deal.trump = denom
+    fut = _dds.futureTricks()
+    _dds.SolveBoard(deal._data, -1, 1, 0, fut, 0)
+    return max(fut.score[i] for i in range(fut.cards)), int(fut.nodes)
+
+
 def dd_bench(deals: int, cards: int, strains: str, ablation: bool) -> list[dict]:
     """Solves per second on one thread from the opening lead (side on lead measured), ours then
-    DDS (endplay, SolveBoard with one optimal card) on the same deals, back to back."""
+    DDS (endplay, SolveBoard with one optimal card) on the same deals, back to back. DDS counts
+    as nodes only the trick starts it searches (after its table and quick tricks); ours counts
+    every card played in the search, and ``searched`` the trick starts it searched."""
     import numpy as np
 
     from simcards.core import dd
     from simcards.core.cards import SUIT_MASKS
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "dd"))
-    from test_against_dds import dds_leader_tricks, random_hands
+    from test_against_dds import random_hands
 
     from endplay.types import Denom
 
@@ -99,9 +116,9 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool) -> list[dict]
     trumps = {"N": (-1, Denom.nt), "S": (3, Denom.spades), "H": (2, Denom.hearts)}
     variants = [("all", dd.F_ALL)]
     if ablation:
-        variants += [("no relevant-rank patterns", dd.F_ALL & ~dd.F_CLASSES), ("no quick tricks", dd.F_ALL & ~dd.F_QUICK),
-                     ("no move ordering", dd.F_ALL & ~dd.F_ORDER), ("no table", dd.F_ALL & ~dd.F_TT)]
-    out = []
+        variants += [(f"no {name}", dd.F_ALL & ~bit) for name, bit in (
+            ("relevant-rank patterns", dd.F_CLASSES), ("quick tricks", dd.F_QUICK), ("move ordering", dd.F_ORDER),
+            ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT))]
     for letter in strains:
         trump, denom = trumps[letter]
         for name, features in variants:
@@ -115,17 +132,17 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool) -> list[dict]
                 table.fresh()
                 ours.append(dd.solve(h, rules, [1, 3], SUIT_MASKS, leader=1, table=table))
             seconds = time.perf_counter() - t
-            row = {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
+            yield {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
                    "solves_per_s": deals / seconds, "nodes_per_solve": int(table.counters[dd.C_NODES] / deals),
+                   "searched_per_solve": int(table.counters[dd.C_TT_STORES] / deals),
                    "tt_hits_per_solve": int(table.counters[dd.C_TT_HITS] / deals),
                    "quick_cuts_per_solve": int(table.counters[dd.C_QUICK_CUTS] / deals)}
-            out.append(row)
-            yield row
         t = time.perf_counter()
-        theirs = [dds_leader_tricks(h, denom, 1) for h in hands]
+        theirs = [dds_solve(h, denom, 1) for h in hands]
         seconds = time.perf_counter() - t
         yield {"strain": letter, "cards": cards, "deals": deals, "solver": "DDS (endplay)",
-               "solves_per_s": deals / seconds, "agree": sum(a == b for a, b in zip(ours, theirs))}
+               "solves_per_s": deals / seconds, "searched_per_solve": sum(n for _, n in theirs) // deals,
+               "agree": sum(a == b for a, (b, _) in zip(ours, theirs))}
 
 
 def main() -> None:
@@ -144,19 +161,22 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7, help="runs per command with --startup (median)")
     ap.add_argument("--dd", action="store_true", help="double-dummy solves/s beside DDS (needs the test extra)")
     ap.add_argument("--dd-deals", type=int, default=20, help="deals for --dd")
-    ap.add_argument("--dd-cards", type=int, default=13, help="cards per hand for --dd (13: full deals)")
+    ap.add_argument("--dd-cards", default="13", help="cards per hand for --dd, comma-separated (13: full deals)")
     ap.add_argument("--dd-strains", default="NS", help="strains for --dd: N (no trump), S, H")
     ap.add_argument("--dd-ablation", action="store_true", help="with --dd: also each technique switched off")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.dd:
-        for r in dd_bench(args.dd_deals, args.dd_cards, args.dd_strains, args.dd_ablation):
-            print(json.dumps(r) if args.json else
-                  f"{r['strain']} {r['cards']:2} cards  {r['solver']:<40} {r['solves_per_s']:9.2f} solves/s"
-                  + (f"  {r['nodes_per_solve']:>10,} nodes  {r['tt_hits_per_solve']:>9,} table hits"
-                     f"  {r['quick_cuts_per_solve']:>8,} quick cuts" if "nodes_per_solve" in r else
-                     f"  (agrees on {r['agree']} of {r['deals']})"), flush=True)
+        for cards in (int(c) for c in args.dd_cards.split(",")):
+            for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation):
+                print(json.dumps(r) if args.json else
+                      f"{r['strain']} {r['cards']:2} cards  {r['solver']:<38} {r['solves_per_s']:9.2f} solves/s"
+                      + (f"  {r['nodes_per_solve']:>10,} nodes {r['searched_per_solve']:>8,} searched"
+                         f"  {r['tt_hits_per_solve']:>9,} table hits  {r['quick_cuts_per_solve']:>8,} quick cuts"
+                         if "nodes_per_solve" in r else
+                         f"  {'':>17} {r['searched_per_solve']:>8,} searched  (agrees on {r['agree']} of {r['deals']})"),
+                      flush=True)
         return
 
     if args.startup:

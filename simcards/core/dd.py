@@ -14,17 +14,21 @@ within an effective suit a higher card number is a higher card (``core.tricks``)
 
 Techniques (each can be switched off with the ``features`` bits, for measurement):
 
-- **null-window search**: :func:`solve` asks a boolean question "can the side take
-  ``t`` more tricks?" (an alpha-beta search whose window is one trick wide) and
-  bisects ``t``; every answer leaves bounds in the transposition table, so later
-  questions reuse earlier work (MTD-style);
-- **transposition table** (``F_TT``) at trick boundaries, keyed on the remaining cards
-  reduced to rank-equivalence classes (``F_CLASSES``): within each suit only the order
-  of the cards still held matters, so positions that differ only in which cards were
-  played (``AK`` vs ``AQ`` once the king is gone) share one entry. An entry holds a
-  lower and an upper bound on the side's tricks from that position;
-- **quick tricks** (``F_QUICK``): winners the leader can cash at once (top cards in a
-  row, not ruffable) prove or refute a question without search;
+- **null-window search** MTD(f)-style (``F_GUESS``): :func:`solve` asks boolean questions
+  "can the side take ``t`` more tricks?" (an alpha-beta search whose window is one trick
+  wide), first at a guess, then one trick up or down from the last answer; every answer
+  leaves bounds in the transposition table, so later questions reuse earlier work;
+- **transposition table** (``F_TT``) at trick boundaries: entries chained per hash of
+  every hand's suit lengths, leader and side; with ``F_CLASSES`` an entry keeps only the
+  owners of the cards its proof rested on (the winners that beat a card of their suit, and
+  every card above them), numbered by rank among the live cards, so it serves every
+  position that agrees on those (partition search). An entry holds a lower and an upper
+  bound on the side's tricks and the best lead;
+- **low-card skipping** (``F_LOWSKIP``): a card below every card of its suit that a refuted
+  sibling's proof rests on is refuted by the same proof;
+- **quick tricks** (``F_QUICK``): winners the leader can cash at once (with the partner
+  unblocking, or after a low card to the partner's winner) and top trumps in one hand prove
+  or refute a question without search;
 - **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
   cheaply, let partner's winner stand, discard low), and only one card of each run of
   equivalent cards is tried (cards adjacent once played cards are removed).
@@ -45,23 +49,22 @@ R_LEN = 8
 # trump obligation of a player void in the suit led (Kierki variants)
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
-F_TT, F_CLASSES, F_QUICK, F_ORDER = 1, 2, 4, 8
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER
+F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS = 1, 2, 4, 8, 16, 32
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
 S_LEN = 5
 # counters (int64 array ``ctr``)
-C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES = 0, 1, 2, 3
-C_LEN = 4
+C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES, C_CUTS, C_FIRST_CUTS, C_TT_RESETS = 0, 1, 2, 3, 4, 5, 6
+C_LEN = 7
 
 KEY_WORDS = 3  # suit lengths of every hand, leader, broken, trump; measured side
 ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the relevance pattern
 K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
-WAYS = 16  # entries per bucket
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
-DEFAULT_TABLE_BITS = 14
+DEFAULT_TABLE_BITS = 16  # buckets; the pool holds 16 entries a bucket (2^20 entries, 88 MB, touched as used)
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -89,23 +92,32 @@ def rules_row(seats: int, trump: int, *, lead_restrict: bool = False, obligation
 
 
 class Table:
-    """A transposition table (one per thread): arrays plus the stamp of the current problem.
+    """A transposition table (one per thread): a pool of entries chained by hash bucket.
 
-    Entries are valid for one stamp only; :meth:`fresh` starts a new problem (a new
-    deal, rules or measured side) without clearing the arrays.
+    A bucket (hashed from the suit lengths of every hand, leader and side) heads a chain
+    of the entries that share those lengths, newest first; each entry is one rank pattern
+    with its bounds. ``meta``: the current problem's stamp and the pool's fill. Buckets
+    are valid for one stamp only; :meth:`fresh` starts a new problem (a new deal, rules or
+    measured side) without clearing the arrays; a full pool starts over within a problem.
     """
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS):
-        size = 1 << bits
-        self.keys = np.zeros((size, WAYS, ENTRY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, WAYS, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
-        self.stamps = np.zeros((size, WAYS), np.int64)
-        self.stamp = 0
+        size = 1 << (bits + 4)  # entries
+        self.keys = np.zeros((size, ENTRY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
+        self.links = np.zeros(size, np.int64)
+        self.heads = np.zeros((1 << bits, 2), np.int64)  # first entry, stamp
+        self.meta = np.zeros(2, np.int64)  # stamp, entries used
         self.counters = np.zeros(C_LEN, np.int64)
 
+    @property
+    def stamp(self) -> int:
+        return int(self.meta[0])
+
     def fresh(self) -> int:
-        self.stamp += 1
-        return self.stamp
+        self.meta[0] += 1
+        self.meta[1] = 0
+        return int(self.meta[0])
 
 
 # ---------------------------------------------------------------- compiled search
@@ -197,26 +209,42 @@ def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
     out[2] = np.uint64(side)
 
 
+def _pext8_table() -> np.ndarray:
+    """``T[m, x]``: the bits of ``x`` selected by ``m``, packed low (PEXT on 8 bits)."""
+    t = np.zeros((256, 256), np.uint8)
+    for m in range(256):
+        pos = [b for b in range(8) if m >> b & 1]
+        for x in range(256):
+            t[m, x] = sum(1 << i for i, b in enumerate(pos) if x >> b & 1)
+    return t
+
+
+_PEXT8 = _pext8_table()
+_POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
 @nb.njit(cache=True)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
-    numbered from the top (0 = the highest still out), so only the order of the live cards
-    counts, not which cards were played."""
+    numbered from the bottom (0 = the lowest still out), so only the order of the live cards
+    counts, not which cards were played. A suit spans 16 bits at most (``check_suit_masks``)."""
     for p in range(5):
         out[p] = _ZERO
     alive = _ZERO
     for p in range(n):
         alive |= H[p]
     for s in range(4):
-        rem = alive & suit_masks[s]
+        sh = np.uint64(lowest_card(suit_masks[s]))
+        live = (alive & suit_masks[s]) >> sh
+        llo = live & np.uint64(0xFF)
+        lhi = (live >> np.uint64(8)) & np.uint64(0xFF)
+        plo = np.uint64(_POP8[llo])
         shift = np.uint64(16 * s)
         for p in range(n):
-            m = H[p] & suit_masks[s]
-            while m:
-                low = m & (~m + _ONE)
-                m ^= low
-                r = np.uint64(popcount(rem & ~((low << _ONE) - _ONE)))
-                out[p] |= _ONE << (shift + r)
+            h = (H[p] & suit_masks[s]) >> sh
+            v = np.uint64(_PEXT8[llo, h & np.uint64(0xFF)]) \
+                | (np.uint64(_PEXT8[lhi, (h >> np.uint64(8)) & np.uint64(0xFF)]) << plo)
+            out[p] |= v << shift
 
 
 @nb.njit(cache=True, inline="always")
@@ -246,14 +274,16 @@ def _top_cards(alive_suit, r):
 @nb.njit(cache=True)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
-    lowest relevant card (16 bits a suit, as in :func:`_canonical`)."""
+    lowest relevant card (16 bits a suit, numbered from the bottom as in :func:`_canonical`)."""
     top = _ZERO
     for s in range(4):
-        rs = rel & alive & suit_masks[s]
+        live = alive & suit_masks[s]
+        rs = rel & live
         if rs:
             low = rs & (~rs + _ONE)
-            r = popcount(alive & suit_masks[s] & ~(low - _ONE))
-            top |= ((_ONE << np.uint64(r)) - _ONE) << np.uint64(16 * s)
+            b = np.uint64(popcount(live & (low - _ONE)))
+            cnt = np.uint64(popcount(live))
+            top |= (((_ONE << cnt) - _ONE) & ~((_ONE << b) - _ONE)) << np.uint64(16 * s)
     return top
 
 
@@ -262,8 +292,11 @@ def _cards_of_top_mask(top, alive, suit_masks):
     """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
     out = _ZERO
     for s in range(4):
-        r = popcount((top >> np.uint64(16 * s)) & np.uint64(0xFFFF))
-        out |= _top_cards(alive & suit_masks[s], r)
+        seg = (top >> np.uint64(16 * s)) & np.uint64(0xFFFF)
+        if seg:
+            live = alive & suit_masks[s]
+            c = nth_card(live, lowest_card(seg))
+            out |= live & ~(bit(c) - _ONE)
     return out
 
 
@@ -297,35 +330,131 @@ def _top_trumps(H, R, suit_masks):
 
 @nb.njit(cache=True)
 def _last_trick(H, R, suit_masks, leader, t1):
-    """Winner of the last trick, every player holding one card."""
+    """(winner, rel) of the last trick, every player holding one card; ``rel``: the winning
+    card if it beat a card of its own suit (its rank decided the trick), else nothing."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     best = lowest_card(H[leader])
     winner = leader
+    played = bit(best)
     s = leader
     for _ in range(n - 1):
         s = _next_seat(R, s, t1)
         if s == leader:
             break
         c = lowest_card(H[s])
-        if c >= 0 and _beats(c, best, trump, suit_masks):
-            best = c
-            winner = s
-    return winner
+        if c >= 0:
+            played |= bit(c)
+            if _beats(c, best, trump, suit_masks):
+                best = c
+                winner = s
+    ws = _suit(best, suit_masks)
+    if popcount(played & suit_masks[ws]) > 1:
+        return winner, bit(best)
+    return winner, _ZERO
 
 
 @nb.njit(cache=True)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
-    """(tricks, cards): winners the leader can cash at once (top cards in a row of each suit,
-    limited in a side suit by the length of every opponent who could ruff) and those cards."""
+    """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
+    winner (every opponent following or unable to ruff) and then the partner's own cash."""
+    q, used = _cash(H, R, side, suit_masks, leader, broken)
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
+    partner = -1
+    for p in range(n):
+        if p != leader and ((side >> p) & 1) == mine:
+            if partner >= 0:
+                return q, used  # more than one partner: the leader's own cash only
+            partner = p
+    if partner < 0 or q >= popcount(H[leader]):
+        return q, used
+    hand = H[leader]
+    only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
+    for s in range(4):
+        own = hand & suit_masks[s]
+        ps = H[partner] & suit_masks[s]
+        if own == _ZERO or ps == _ZERO:
+            continue
+        if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
+            continue
+        ptop = highest_card(ps)
+        low = lowest_card(own)
+        if low > ptop:
+            continue
+        ok = True
+        for p in range(n):
+            if ((side >> p) & 1) != mine:
+                o = H[p] & suit_masks[s]
+                if o:
+                    if highest_card(o) > ptop:
+                        ok = False
+                elif trump >= 0 and s != trump and H[p] & suit_masks[trump]:
+                    ok = False  # he could ruff the partner's winner
+        if not ok:
+            continue
+        # the trick: the leader's lowest, the partner's top, each opponent's lowest of the suit
+        # (a void opponent discards: fewer opponent cards never cost the partner a winner)
+        gone = bit(low) | bit(ptop)
+        for p in range(n):
+            if ((side >> p) & 1) != mine and H[p] & suit_masks[s]:
+                gone |= bit(lowest_card(H[p] & suit_masks[s]))
+        r0 = H[0] & gone
+        r1 = H[1] & gone
+        r2 = H[2] & gone if n > 2 else _ZERO
+        r3 = H[3] & gone if n > 3 else _ZERO
+        r4 = H[4] & gone if n > 4 else _ZERO
+        for p in range(n):
+            H[p] &= ~gone
+        q2, used2 = _cash(H, R, side, suit_masks, partner, broken or s == trump)
+        H[0] |= r0
+        H[1] |= r1
+        if n > 2:
+            H[2] |= r2
+        if n > 3:
+            H[3] |= r3
+        if n > 4:
+            H[4] |= r4
+        alive = _ZERO
+        for p in range(n):
+            alive |= H[p]
+        if 1 + q2 > q:
+            q = 1 + q2
+            used = used2 | (alive & suit_masks[s] & ~(bit(ptop) - _ONE))
+    return q, used
+
+
+@nb.njit(cache=True)
+def _cash(H, R, side, suit_masks, leader, broken):
+    """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
+
+    In each suit the leader's cards above every opponent's card win when led from the top,
+    limited in a side suit by the length of every opponent who could ruff. A partner under
+    them unblocks (plays his highest card below the leader's) or, when all his cards are
+    higher, overtakes and takes the lead: such a suit is cashed last and counts up to that
+    trick. A partner void in the suit discards his highest card of another suit, which never
+    makes him overtake later. With trumps in a partner's hand (he might have to trump) or
+    more than one partner, only the leader's cards above everybody's count."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = (side >> leader) & 1
+    hand = H[leader]
     alive = _ZERO
+    opp = _ZERO
+    partner = -1
+    partners = 0
     for p in range(n):
         alive |= H[p]
-    hand = H[leader]
+        if ((side >> p) & 1) != mine:
+            opp |= H[p]
+        elif p != leader:
+            partners += 1
+            partner = p
+    simple = partners > 1 or (partners == 1 and trump >= 0 and (H[partner] & suit_masks[trump]) != _ZERO)
     total = 0
+    last = 0  # the best count of a suit that ends with the partner on lead
+    last_used = _ZERO
     used = _ZERO
     only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
     for s in range(4):
@@ -334,23 +463,48 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
             continue
         if s == trump and R[R_LEAD_RESTRICT] and not broken and not only_trumps:
             continue
-        rem = alive & suit_masks[s]
-        k = 0
-        while rem:
-            top = bit(highest_card(rem))
-            if own & top:
-                k += 1
-                rem ^= top
-            else:
-                break
-        if k and trump >= 0 and s != trump:
+        others = (opp if not simple else alive & ~hand) & suit_masks[s]
+        wins = own
+        if others:
+            wins = own & ~((bit(highest_card(others)) << _ONE) - _ONE)
+        k = popcount(wins)
+        if k == 0:
+            continue
+        if trump >= 0 and s != trump:
             for p in range(n):
                 if ((side >> p) & 1) != mine and H[p] & suit_masks[trump]:
                     length = popcount(H[p] & suit_masks[s])
                     if length < k:
                         k = length
-        total += k
-        used |= _top_cards(alive & suit_masks[s], k)
+            if k == 0:
+                continue
+        ps = H[partner] & suit_masks[s] if partner >= 0 and not simple else _ZERO
+        m = wins
+        over = False
+        j = 0
+        low = np.int64(-1)
+        while j < k:
+            c = highest_card(m)
+            m ^= bit(c)
+            low = c
+            j += 1
+            if ps:
+                under = ps & (bit(c) - _ONE)
+                if under:
+                    ps ^= bit(highest_card(under))
+                else:
+                    over = True  # every card of his is higher: he wins this trick and leads
+                    break
+        cards = alive & suit_masks[s] & ~(bit(low) - _ONE)
+        if over:
+            if j > last:
+                last = j
+                last_used = cards
+        else:
+            total += j
+            used |= cards
+    total += last
+    used |= last_used
     return total, used
 
 
@@ -448,7 +602,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
 
 
 @nb.njit(cache=True)
-def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kw, rel_out, d):
+def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
     (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
     holds the node's key, canonical hands and bucket, or bucket -1 off the table)."""
@@ -466,11 +620,9 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
     if target > left:
         return 0
     if npl == 0 and left == 1:
-        alive = _ZERO
-        for p in range(n):
-            alive |= H[p]
-        rel_out[d] = alive
-        return 1 if (side >> _last_trick(H, R, suit_masks, leader, t1)) & 1 else 0
+        winner, lrel = _last_trick(H, R, suit_masks, leader, t1)
+        rel_out[d] = lrel
+        return 1 if (side >> winner) & 1 else 0
     if npl == 0 and not t1:
         if feats & F_QUICK and R[R_TRUMP] >= 0:
             holder, k, used = _top_trumps(H, R, suit_masks)
@@ -498,39 +650,40 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr,
         if feats & F_TT:
             _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
             _canonical(H, n, suit_masks, kw[3:8])
-            bucket = np.int64(_hash3(kw) & np.uint64(stamps.shape[0] - 1))
+            bucket = np.int64(_hash3(kw) & np.uint64(heads.shape[0] - 1))
             kw[K_BUCKET] = np.uint64(bucket)
             kw[K_HINT] = _NONE
+            if heads[bucket, 1] != meta[0]:
+                return -1
             alive = _ZERO
             for p in range(n):
                 alive |= H[p]
-            for w in range(WAYS):
-                if stamps[bucket, w] != stamp or keys[bucket, w, 0] != kw[0] or keys[bucket, w, 1] != kw[1] \
-                        or keys[bucket, w, 2] != kw[2]:
-                    continue
-                top = keys[bucket, w, 8]
-                match = True
-                for p in range(n):
-                    if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
-                        match = False
-                        break
-                if not match:
-                    continue
-                if bounds[bucket, w, 0] >= target:
-                    ctr[C_TT_HITS] += 1
-                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                    return 1
-                if bounds[bucket, w, 1] < target:
-                    ctr[C_TT_HITS] += 1
-                    rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                    return 0
-                if bounds[bucket, w, 2] > 0:
-                    kw[K_HINT] = np.uint64(w)
+            e = heads[bucket, 0]
+            while e >= 0:
+                if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                    top = keys[e, 8]
+                    match = True
+                    for p in range(n):
+                        if (kw[3 + p] & top) != keys[e, 3 + p]:
+                            match = False
+                            break
+                    if match:
+                        if bounds[e, 0] >= target:
+                            ctr[C_TT_HITS] += 1
+                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                            return 1
+                        if bounds[e, 1] < target:
+                            ctr[C_TT_HITS] += 1
+                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                            return 0
+                        if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
+                            kw[K_HINT] = np.uint64(e)
+                e = links[e]
     return -1
 
 
 @nb.njit(cache=True)
-def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best, suit_masks):
+def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
     lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
     every card above them in their suits); ``best``: the lead that proved it, or -1."""
@@ -546,47 +699,51 @@ def _store(H, R, keys, bounds, stamps, stamp, ctr, kw, target, result, rel, best
     else:
         top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
     way = -1
-    for w in range(WAYS):
-        if stamps[bucket, w] == stamp and keys[bucket, w, 0] == kw[0] and keys[bucket, w, 1] == kw[1] \
-                and keys[bucket, w, 2] == kw[2] and keys[bucket, w, 8] == top:
-            same = True
-            for p in range(n):
-                if (kw[3 + p] & top) != keys[bucket, w, 3 + p]:
-                    same = False
+    if heads[bucket, 1] == meta[0]:
+        e = heads[bucket, 0]
+        while e >= 0:
+            if keys[e, 8] == top and keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                same = True
+                for p in range(n):
+                    if (kw[3 + p] & top) != keys[e, 3 + p]:
+                        same = False
+                        break
+                if same:
+                    way = e
                     break
-            if same:
-                way = w
-                break
+            e = links[e]
     if way < 0:
-        for w in range(WAYS):
-            if stamps[bucket, w] != stamp:
-                way = w
-                break
-    if way < 0:
-        way = np.int64(ctr[C_TT_STORES] % WAYS)
-    if stamps[bucket, way] != stamp or keys[bucket, way, 8] != top or keys[bucket, way, 0] != kw[0] \
-            or keys[bucket, way, 1] != kw[1] or keys[bucket, way, 2] != kw[2]:
-        stamps[bucket, way] = stamp
+        if meta[1] >= keys.shape[0]:  # the pool is full: start over (a new stamp empties every bucket)
+            meta[0] += 1
+            meta[1] = 0
+            ctr[C_TT_RESETS] += 1
+        if heads[bucket, 1] != meta[0]:
+            heads[bucket, 0] = -1
+            heads[bucket, 1] = meta[0]
+        way = meta[1]
+        meta[1] += 1
+        links[way] = heads[bucket, 0]
+        heads[bucket, 0] = way
         for i in range(3):
-            keys[bucket, way, i] = kw[i]
+            keys[way, i] = kw[i]
         for p in range(5):
-            keys[bucket, way, 3 + p] = kw[3 + p] & top
-        keys[bucket, way, 8] = top
-        bounds[bucket, way, 0] = 0
-        bounds[bucket, way, 1] = popcount(H[0]) if n > 0 else 0
+            keys[way, 3 + p] = kw[3 + p] & top
+        keys[way, 8] = top
+        bounds[way, 0] = 0
+        bounds[way, 1] = popcount(H[0]) if n > 0 else 0
         for p in range(n):
-            if popcount(H[p]) > bounds[bucket, way, 1]:
-                bounds[bucket, way, 1] = popcount(H[p])
-        bounds[bucket, way, 2] = 0
+            if popcount(H[p]) > bounds[way, 1]:
+                bounds[way, 1] = popcount(H[p])
+        bounds[way, 2] = 0
     if best >= 0:
         sb = _suit(best, suit_masks)
-        bounds[bucket, way, 2] = sb + 1
-        bounds[bucket, way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
+        bounds[way, 2] = sb + 1
+        bounds[way, 3] = popcount(alive & suit_masks[sb] & ~((bit(best) << _ONE) - _ONE))
     if result:
-        if bounds[bucket, way, 0] < target:
-            bounds[bucket, way, 0] = target
-    elif bounds[bucket, way, 1] > target - 1:
-        bounds[bucket, way, 1] = target - 1
+        if bounds[way, 0] < target:
+            bounds[way, 0] = target
+    elif bounds[way, 1] > target - 1:
+        bounds[way, 1] = target - 1
     ctr[C_TT_STORES] += 1
 
 
@@ -617,7 +774,55 @@ def _to_front(cards, count, c):
 
 
 @nb.njit(cache=True)
-def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
+def _with_skipped(rel, skipped, alive, suit_masks):
+    """``rel`` plus the cards skipped as equivalent to a tried card that the proof's pattern
+    covers: a skipped card counts only when the card just above it (its representative, or a
+    skipped card already added) is at or above the lowest relevant card of its suit."""
+    for s in range(4):
+        sk = skipped & suit_masks[s]
+        if sk == _ZERO:
+            continue
+        live = alive & suit_masks[s]
+        rs = rel & live
+        if rs == _ZERO:
+            continue
+        low = rs & (~rs + _ONE)
+        while True:
+            below = live & (low - _ONE)
+            if below == _ZERO:
+                break
+            nxt = bit(highest_card(below))
+            if nxt & sk:
+                rel |= nxt
+                low = nxt
+            else:
+                break
+    return rel
+
+
+@nb.njit(cache=True)
+def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
+    """Cards of the refuted card ``c``'s suit that need no search of their own: when ``c`` is
+    below every card of its suit that its refutation rests on (``rel``), any card below those
+    is refuted by the same proof (the positions after it match the same pattern)."""
+    s = _suit(c, suit_masks)
+    alive = bit(c)
+    for p in range(n):
+        alive |= H[p]
+    for j in range(npl):
+        alive |= bit(tc[base + j])
+    live = alive & suit_masks[s]
+    rs = rel & live
+    if rs == _ZERO:
+        return live & ~bit(c)
+    low = rs & (~rs + _ONE)
+    if bit(c) >= low:
+        return _ZERO
+    return live & (low - _ONE)
+
+
+@nb.njit(cache=True)
+def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
     played below the root (seat, next candidate, count, target, saved state, the rank-relevant
@@ -635,7 +840,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
         if entering:
             ctr[C_NODES] += 1
             fr[d, F_TGT] = target
-            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, stamps, stamp, ctr, kbuf[d], rb[0], d)
+            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kbuf[d], rb[0], d)
             if r >= 0:
                 value = r == 1
                 rel = rb[0, d]
@@ -650,12 +855,12 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                               st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d)
             fr[d, F_CNT] = cnt
             if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
-                bk = np.int64(kbuf[d, K_BUCKET])
                 w = np.int64(kbuf[d, K_HINT])
-                _hint_first(H, R, suit_masks, bounds[bk, w, 2] - 1, bounds[bk, w, 3], mbuf[d, :MAX_MOVES], cnt)
+                _hint_first(H, R, suit_masks, bounds[w, 2] - 1, bounds[w, 3], mbuf[d, :MAX_MOVES], cnt)
             fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
             fr[d, F_BASE] = base
             rb[1, d] = _ZERO
+            rb[3, d] = _ZERO
             value = not ((side >> seat) & 1)  # what the node is worth if no card refutes it
         else:
             # a child (or this node's own probe) answered ``value`` resting on ``rel``; climb
@@ -672,14 +877,28 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
                 rel |= bit(fr[d, F_WREL])
             mine = ((side >> seat) & 1) == 1
             if value == mine:
-                _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
+                ctr[C_CUTS] += 1
+                if i == 0:
+                    ctr[C_FIRST_CUTS] += 1
+                _store(H, R, keys, bounds, links, heads, meta, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
                 continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
             rb[1, d] |= rel
             value = not mine
+            if R[R_FEATURES] & F_LOWSKIP and R[R_OBLIGATION] != OBLIGE_OVERTRUMP:  # overtrumping: ranks decide legality
+                rb[3, d] |= _low_skip(rel, c, H, n, tc, fr[d, F_BASE], fr[d, F_NPL], suit_masks)
         # at node d with state restored: try its next candidate, or finish it
+        while fr[d, F_IDX] < fr[d, F_CNT] and rb[3, d] & bit(mbuf[d, fr[d, F_IDX]]):
+            fr[d, F_IDX] += 1  # below every card a refuted sibling's proof rests on: refuted the same way
         if fr[d, F_IDX] >= fr[d, F_CNT]:
-            rel = rb[1, d] | rb[2, d]
-            _store(H, R, keys, bounds, stamps, stamp, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
+            rel = rb[1, d]
+            if rb[2, d]:
+                alive = _ZERO
+                for p in range(n):
+                    alive |= H[p]
+                for j in range(fr[d, F_NPL]):
+                    alive |= bit(tc[fr[d, F_BASE] + j])
+                rel = _with_skipped(rel, rb[2, d], alive, suit_masks)
+            _store(H, R, keys, bounds, links, heads, meta, ctr, kbuf[d], fr[d, F_TGT], value, rel, -1, suit_masks)
             entering = False
             continue
         seat = fr[d, F_SEAT]
@@ -722,13 +941,47 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, stamps, s
 
 
 
+@nb.njit(cache=True)
+def _estimate(H, R, side, suit_masks, left):
+    """A quick guess at the side's tricks: its share of the high cards (the four highest live
+    cards of each suit weigh 4, 3, 2, 1; every trump one more) times the tricks left."""
+    n = R[R_SEATS]
+    trump = R[R_TRUMP]
+    mine = 0
+    total = 0
+    for s in range(4):
+        live = _ZERO
+        for p in range(n):
+            live |= H[p] & suit_masks[s]
+        for w in range(4, 0, -1):
+            if live == _ZERO:
+                break
+            top = bit(highest_card(live))
+            live ^= top
+            for p in range(n):
+                if H[p] & top:
+                    total += w
+                    if (side >> p) & 1:
+                        mine += w
+        if s == trump:
+            for p in range(n):
+                k = popcount(H[p] & suit_masks[s])
+                total += k
+                if (side >> p) & 1:
+                    mine += k
+    if total == 0:
+        return (left + 1) // 2
+    return (mine * left + total // 2) // total
+
+
 @nb.njit(cache=True, nogil=True)
-def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr):
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess):
     """The side's maximum number of the remaining tricks (the trick in progress included).
 
     ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
-    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Bisects the
-    answer with null-window questions that share the table (same ``stamp``).
+    trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Asks
+    null-window questions that share the table, MTD(f)-style: the first at ``guess`` (-1: a
+    quick estimate from high cards), then one trick up or down from the last answer.
     """
     n = R[R_SEATS]
     tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
@@ -743,20 +996,25 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     kbuf = np.zeros((MAX_DEPTH, 10), np.uint64)
     mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
     fr = np.zeros((MAX_DEPTH, 10), np.int64)
-    rb = np.zeros((3, MAX_DEPTH), np.uint64)
+    rb = np.zeros((4, MAX_DEPTH), np.uint64)
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
+    g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, hi)
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _search(H, R, side, suit_masks, tc2, ts, st, mid, keys, bounds, stamps, stamp, ctr, kbuf, mbuf, fr, rb):
-            lo = mid
+        t = min(max(g, lo + 1), hi)
+        if not R[R_FEATURES] & F_GUESS:
+            t = (lo + hi + 1) // 2  # bisection, for measurement
+        if _search(H, R, side, suit_masks, tc2, ts, st, t, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
+            lo = t
+            g = t + 1
         else:
-            hi = mid - 1
+            hi = t - 1
+            g = t - 1
     return lo
 
 
 @nb.njit(cache=True, nogil=True)
-def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, stamps, stamp, ctr, out_cards,
+def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, out_cards,
                 out_values):
     """For each legal card of the player to act: the side's remaining tricks after it is
     played (best play afterwards), the trick in progress included. Returns the count."""
@@ -772,6 +1030,7 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
     for i in range(npl):
         tc2[i] = tc[i]
     k = 0
+    guess = np.int64(-1)  # the previous card's answer: siblings' values are close
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -793,10 +1052,13 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, stamps, stamp, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr, guess)
+            guess = v
             v += (side >> winner) & 1
         else:
-            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, stamps, stamp, ctr)
+            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr,
+                             guess)
+            guess = v
         H[seat] ^= low
         out_cards[k] = c
         out_values[k] = v
@@ -805,14 +1067,16 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
 
 
 def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
-          table: Table | None = None) -> int:
+          table: Table | None = None, guess: int = -1) -> int:
     """The measured side's maximum tricks of those remaining (the trick in progress included).
 
     ``hands``: card masks by seat (cards still held); ``side``: iterable of measured seats;
     ``trick``: cards already played to the current trick, in order from ``leader``.
-    A ``table`` is reused across calls on the same deal (keep it per thread).
+    A ``table`` is reused across calls on the same deal (keep it per thread). ``guess``: a
+    likely answer (a neighbouring position's), where the search starts (-1: estimate one).
     """
-    table = table or Table(16)
+    check_suit_masks(suit_masks)
+    table = table or Table()
     if table.stamp == 0:
         table.fresh()
     H = np.array([int(h) for h in hands], dtype=np.uint64)
@@ -821,13 +1085,14 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
         tc[i] = c
     return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
                             np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
-                            table.stamps, np.int64(table.stamp), table.counters))
+                            table.links, table.heads, table.meta, table.counters, np.int64(guess)))
 
 
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
            table: Table | None = None) -> dict[int, int]:
     """{legal card of the player to act: the side's remaining tricks after it}."""
-    table = table or Table(16)
+    check_suit_masks(suit_masks)
+    table = table or Table()
     if table.stamp == 0:
         table.fresh()
     H = np.array([int(h) for h in hands], dtype=np.uint64)
@@ -837,9 +1102,19 @@ def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: boo
     cards = np.zeros(MAX_MOVES, np.int64)
     vals = np.zeros(MAX_MOVES, np.int64)
     k = card_values(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)), np.int64(leader),
-                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.stamps,
-                    np.int64(table.stamp), table.counters, cards, vals)
+                    np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.links,
+                    table.heads, table.meta, table.counters, cards, vals)
     return {int(cards[i]): int(vals[i]) for i in range(k)}
+
+
+def check_suit_masks(suit_masks) -> None:
+    """The solver reads a suit as the 16 bits from its lowest card up: each suit must span at
+    most 16 bits (the 52-card deck's suits, and spades with the jokers above them)."""
+    for m in suit_masks:
+        m = int(m)
+        low = m & -m
+        if m == 0 or m // low >= 1 << 16:
+            raise ValueError(f"suit mask {m:#x} spans more than 16 bits")
 
 
 def side_mask(seats) -> int:
@@ -905,8 +1180,9 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
         if zero_sum and (k, other) in memo:
             v = left - memo[(k, other)]
         else:
+            near = memo.get((k - 1, mask), -1)  # the position before: at most a trick away
             v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
-                      trick1=one, table=table)
+                      trick1=one, table=table, guess=near)
         memo[(k, mask)] = v
         return v
 
@@ -962,5 +1238,8 @@ def table_by_leader(hands, rules, suit_masks, side, leaders, *, table: Table | N
     """{seat on lead: the side's tricks from the opening lead}, one table shared by all leaders."""
     table = table or Table()
     table.fresh()
-    return {int(ld): solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table)
-            for ld in leaders}
+    out: dict[int, int] = {}
+    for ld in leaders:  # the previous leader's answer is the next one's first guess
+        out[int(ld)] = solve(hands, rules, side, suit_masks, leader=int(ld), broken=broken, trick1=trick1, table=table,
+                             guess=out[next(reversed(out))] if out else -1)
+    return out

@@ -38,13 +38,15 @@ def leader_table(hands, rules, masks, sides: Sides, leaders, *, trick1: bool = T
     solver.fresh()
     total = max(bin(int(h)).count("1") for h in hands)
     rows = []
-    for ld in leaders:
+    for ld in leaders:  # the previous leader's answer is the first guess for the next
         if sides.zero_sum:
-            first = dd.solve(hands, rules, sides.members[0], masks, leader=ld, trick1=trick1, broken=broken, table=solver)
+            first = dd.solve(hands, rules, sides.members[0], masks, leader=ld, trick1=trick1, broken=broken, table=solver,
+                             guess=rows[-1][0] if rows else -1)
             rows.append([first, total - first])
         else:
-            rows.append([dd.solve(hands, rules, m, masks, leader=ld, trick1=trick1, broken=broken, table=solver)
-                         for m in sides.members])
+            rows.append([dd.solve(hands, rules, m, masks, leader=ld, trick1=trick1, broken=broken, table=solver,
+                                  guess=rows[-1][i] if rows else -1)
+                         for i, m in enumerate(sides.members)])
     return rows
 
 

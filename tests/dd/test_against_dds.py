@@ -1,5 +1,6 @@
 """Bridge mode (4 seats, 52 cards, no spades-broken rule): the solver agrees with DDS (endplay)
-on a sample of full deals, every strain, every seat on lead. scripts/dd_check.py runs 1,000+."""
+on a sample of endings (every strain, every seat on lead) and of full deals (every seat on
+lead). scripts/dd_check.py runs the large checks."""
 import numpy as np
 import pytest
 
@@ -35,7 +36,7 @@ def dds_leader_tricks(hands, trump_denom, leader):
 
 
 def test_endings_agree_with_dds_every_strain_and_leader():
-    """Seven-card endings (the full-deal check is scripts/dd_check.py: a full deal takes seconds here)."""
+    """Seven-card endings."""
     from endplay.types import Denom
 
     rng = np.random.default_rng(17)
@@ -49,3 +50,34 @@ def test_endings_agree_with_dds_every_strain_and_leader():
             for leader in range(4):
                 got = dd.solve(hands, rules, [leader, (leader + 2) % 4], SUIT_MASKS, leader=leader, table=table)
                 assert got == dds_leader_tricks(hands, denom, leader), (pbn(hands), denom, leader)
+
+
+def test_ten_card_endings_agree_with_dds_every_leader():
+    from endplay.types import Denom
+
+    rng = np.random.default_rng(23)
+    table = dd.Table()
+    for _ in range(3):
+        hands = random_hands(rng, 10)
+        for denom, trump in ((Denom.nt, -1), (Denom.spades, 3)):
+            rules = dd.rules_row(4, trump)
+            table.fresh()
+            for leader in range(4):
+                got = dd.solve(hands, rules, [leader, (leader + 2) % 4], SUIT_MASKS, leader=leader, table=table)
+                assert got == dds_leader_tricks(hands, denom, leader), (pbn(hands), denom, leader)
+
+
+def test_full_deal_agrees_with_dds_every_leader():
+    """One full deal, spades trump, the four leaders sharing a table (a quarter of a second a
+    solve here; full deals vary a hundredfold, this one is cheap: the CI sample)."""
+    from endplay.types import Denom
+
+    rng = np.random.default_rng(2027)
+    random_hands(rng)
+    hands = random_hands(rng)
+    rules = dd.rules_row(4, 3)
+    table = dd.Table()
+    table.fresh()
+    for leader in range(4):
+        got = dd.solve(hands, rules, [leader, (leader + 2) % 4], SUIT_MASKS, leader=leader, table=table)
+        assert got == dds_leader_tricks(hands, Denom.spades, leader), (pbn(hands), leader)
