@@ -55,3 +55,7 @@ def test_spades_dd_tally_metrics():
     assert s[("dd_makeable_all", "all")] == pytest.approx(5 / 7)
     # makeable and set: team0 deal 2 (6 makeable, set), team1 deal 0 (9 makeable, set): 2 of 5
     assert s[("dd_makeable_set", "all")] == pytest.approx(2 / 5)
+    # bid errors of the number contracts: team0 0, +1, 0; team1 0, -1, +2, 0
+    assert s[("dd_bid_error", "all")] == pytest.approx(2 / 7)
+    assert s[("dd_bid_within1", "all")] == pytest.approx(6 / 7)
+    assert s[("dd_lost_per_card", "all")] == pytest.approx((1 + 0 + 2 + 1) / 8 / 26)

@@ -130,6 +130,12 @@ def dd_tally(unit, df, variant):
     rows.add("dd_makeable", "rate", makeable, where=has, by=contract, record=teams)
     rows.add("dd_makeable_all", "rate", makeable, where=has, record=teams)
     rows.add("dd_makeable_set", "rate", per_team("made") == 0, where=has & makeable, record=teams)
+    # per card: a team plays 26 cards a hand; bid accuracy: the team's number contract against
+    # the tricks it takes double dummy (the bot-free answer to "how many should we bid")
+    rows.add("dd_lost_per_card", "mean", per_team("dd_lost") / 26.0, record=teams)
+    error = contract - per_team("dd_tricks")
+    rows.add("dd_bid_error", "mean", error, where=has, record=teams)
+    rows.add("dd_bid_within1", "rate", np.abs(error) <= 1, where=has, record=teams)
     return rows.frame()
 
 
