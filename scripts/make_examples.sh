@@ -11,7 +11,7 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 for name in "${names[@]}"; do
   out="results/examples/$name"
-  .venv/bin/simcards run --spec "scripts/experiments/$name.toml" --out "$out" --quiet
+  .venv/bin/simcards run --spec "scripts/experiments/$name.toml" --out "$out" --quiet --force
   .venv/bin/simcards report "$out"
   rm -rf "docs/examples/$name"
   mkdir -p "docs/examples/$name"

@@ -13,9 +13,12 @@ stored, resumed and reported like one.
 exploration in multi-armed bandits", in the doubling form of successive halving): the
 grid of K values plays R = ceil(log2 K) rounds; after each round but the last, the better
 half of the values (by their estimate, ties to the earlier value) goes on and plays twice
-as many records; the last round's values reach ``count`` records. The default value plays
+as many records; the last round's values reach ``count`` records (rounded down so that
+every round ends on a whole batch). The default value plays
 every round (it is the reference), so every value's paired interval uses exactly the
-records that value played. It spends about 2K/R... of a full sweep's records, and may drop a
+records that value played. Round 1 costs K x its records and every later round half that,
+so the whole costs (1 + (R - 1) / 2) / 2^(R - 1) of a full sweep's records (one half for
+K = 8, about a fifth for K = 32); it may drop a
 value that is only slightly worse early; the final best value's interval is computed on
 the full ``count`` records.
 
@@ -198,6 +201,8 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
     first = max(n_total // 2 ** (rounds - 1), 1)
     if first >= MIN_BATCHES:  # whole batches in the first round, so every round ends on a batch boundary
         first -= first % (first // MIN_BATCHES)  # and a dropped value is paired on exactly its records
+    if rounds > 1:
+        n_total = first * 2 ** (rounds - 1)  # the finalists' records, rounded down to whole batches
     key = {}
 
     def estimates(batches: pd.DataFrame) -> dict[str, float]:
