@@ -32,18 +32,17 @@ def cutthroat_worlds(session, pending):
     from simcards.games.cutthroat import rules
     from simcards.games.cutthroat.dd import solver_rules
     from simcards.games.cutthroat.odds import COLUMNS, slot_of
-    from simcards.games.cutthroat.variant import form_array, form_of
+    from simcards.games.cutthroat.variant import form_of
 
     if pending.decision != "play":
         return None
     v, masks = pending.args[:2]
     variant, seat, table = session.variant, pending.seat, session.script.table
     form, n = form_of(variant), int(v[L.V_N])
-    params, farr = variant.to_params(), form_array(variant)
-    funcs = [table[d] for d in ("blind", "bid", "play", "redeal")]
+    tab, kernel_seats = rules.prepared(variant), rules.seats(table)
     out = np.zeros((1, len(rules.UNIT_COLUMNS[rules.UNIT_CODES[session.unit]])), np.int64)
     rows = session.traced(lambda trace: rules.run_records(  # (it reruns the record: the log below is this record's)
-        rules.UNIT_CODES[session.unit], params, farr, *funcs, int(session.seed), int(session.index), 1, out, trace))
+        rules.UNIT_CODES[session.unit], tab, kernel_seats, int(session.seed), int(session.index), 1, out, trace))
     bids: dict[int, list[int]] = {}
     for e in bidding_block(session.history()):
         if e.decision in ("blind", "bid") and e.seat != seat:  # the seat's own bid is given to the kernel
@@ -58,9 +57,10 @@ def cutthroat_worlds(session, pending):
 
     def play(hands, number):
         res = np.full((1, len(COLUMNS)), -99, np.int64)
-        rules.simulate_bid_options(params, farr, *funcs, (accept_all,), deck, hands, sizes, np.zeros((n, 4), np.int64),
-                                   np.full((n, 4), 99, np.int64), seat, dealer, np.full(L.MAX_SEATS, -1, np.int64),
-                                   np.array([code], np.int64), np.array([slot_of(code)], np.int64), scores, bags, b6,
+        deal = rules.OddsDeal(deck, hands, sizes, np.zeros((n, 4), np.int64), np.full((n, 4), 99, np.int64))
+        rules.simulate_bid_options(tab, kernel_seats, (accept_all,), deal, seat, dealer,
+                                   np.full(L.MAX_SEATS, -1, np.int64), np.array([code], np.int64),
+                                   np.array([slot_of(code)], np.int64), np.stack([scores, bags, b6]),
                                    False, seed, np.int64(number), np.int64(1), res, np.zeros(4, np.int64))
         r = res[0]
         return {"points": float(r[f["delta"]]), "tricks": float(r[f["tricks"]]), "P(bid made)": float(r[f["made"]])}

@@ -39,12 +39,11 @@ def kierki_worlds(session, pending):
     first = [r for r in rows if int(r[0]) == R.EV_DEAL][-1]
     deal_type, dealer, leader = int(first[2]), int(first[3]), int(first[4])
     trump = int(info[P.I_TRUMP])
-    cfg, _, card_pen, trick_pen, pen_mask = R.kernel_tables(variant)
+    tab, kernel_seats = R.kernel_tables(variant), R.seats(table)
 
     def play(hands, number):
         res = np.zeros(R.RES_LEN, np.int64)
-        R.play_given_hands(cfg, card_pen, trick_pen, pen_mask, table["play"], deal_type, dealer, leader, trump,
-                           hands, res, R.NO_SCRIPT, NO_TRACE)
+        R.play_given_hands(tab, kernel_seats, deal_type, dealer, leader, trump, hands, res, R.NO_SCRIPT, NO_TRACE)
         return {"deal points": float(res[R.R_SCORE + seat]), "tricks": float(res[R.R_TRICKS + seat])}
 
     voids = int(masks[P.M_VOIDS])
