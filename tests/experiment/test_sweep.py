@@ -145,9 +145,9 @@ def test_experiment_file_describes_a_sweep(tmp_path):
 
 
 def test_halving_rounds_end_on_batch_boundaries(tmp_path):
-    """3,000 records in 4 rounds: a first round of 375 would split a batch (375 // 32 = 11
+    """1,500 records in 2 rounds: a first round of 750 would split a batch (750 // 32 = 23
     records) between rounds, pairing a dropped value with records it never played."""
-    result = _sweep(tmp_path, grid="0:8:1", count=3_000, halving=True)
+    result = _sweep(tmp_path, grid="0:8:2", count=1_500, halving=True)
     t = result.table.set_index("value")
     first = int(t["n"].min())
     assert first % (first // 32) == 0
