@@ -164,8 +164,8 @@ class Table:
 
     def play_turn(self, p, table):
         s = self.s
-        return R.play_turn(self.cfg, R.board(s), R.seats(table), R.work(self.rng, self.rng2, self.opts, s.scratch, self.sol),
-                           p, self.turn)
+        w = R.work(self.rng, self.rng2, self.opts, s.scratch, self.sol)
+        return R.play_turn(self.cfg, R.board(s), R.seats(table), w, p, self.turn)
 
     def draw_options(self, p):
         s = self.s

@@ -1292,8 +1292,8 @@ def run_records(unit_game, tab, seats, board, seed, start, count, out, scratch, 
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
 
     ``tab``: the :class:`Table`; ``seats``: the :class:`Seats`; ``board``: the :class:`Board`
-    (a State's arrays and the trace). ``tab.known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in deal ``contract``
-    (cfg C_UNIT_DEAL; ``kseat`` = -1: normal deals; see deal_cards). The ``deal`` unit plays
+    (a State's arrays and the trace). ``tab.known``/``kseat``: seat ``kseat`` is dealt the
+    cards ``known`` in deal ``contract`` (cfg C_UNIT_DEAL; ``kseat`` = -1: normal deals; see deal_cards). The ``deal`` unit plays
     that deal alone; the ``game`` unit then starts at that deal from the penalty totals
     ``totals0`` (the earlier deals' columns stay -1) and plays the game to its end."""
     cfg = tab.cfg
