@@ -164,10 +164,8 @@ class Table:
 
     def play_turn(self, p, table):
         s = self.s
-        half = s.scratch.shape[0] // 2
-        return R.play_turn(self.cfg, s.hands, s.pub, s.melds, s.stock, s.pile_who, p, self.turn, s.st,
-                           s.trace, self.rng, self.rng2, table["draw"], table["go_down"], table["discard"],
-                           table["buy"], table.params, self.opts, s.scratch[:half], s.scratch[half:], self.sol)
+        w = R.work(self.rng, self.rng2, self.opts, s.scratch, self.sol)
+        return R.play_turn(self.cfg, R.board(s), R.seats(table), w, p, self.turn)
 
     def draw_options(self, p):
         s = self.s

@@ -12,6 +12,8 @@ stream 1 feeds the policies. The optional trace (a core/trace.py buffer, ``EVENT
 an empty one when not tracing) receives every action as a named event; replay.py prints
 it and referee.py re-checks it.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from simcards.core.borrow import borrowed, keep_alive
@@ -92,6 +94,13 @@ T_CONTINUE, T_OUT, T_NO_DRAW = 0, 1, 2
 ASK_DEEP = -1  # draw option: "show me the legal deep takes" (then draw is asked again)
 
 
+# kernel arguments, bundled (as in Spades): the variant, the policies, the table's state, scratch
+Table = namedtuple("Table", ("cfg", "known"))  # packed variant (melds.py C_*); known: card counts dealt to kseat
+Seats = namedtuple("Seats", ("draw", "go_down", "discard", "buy", "params"))  # a function per seat; params[seat]
+Board = namedtuple("Board", ("hands", "pub", "melds", "stock", "pile_who", "st", "trace"))  # the State's arrays
+Work = namedtuple("Work", ("rng_deck", "rng_pol", "opts", "buf", "buf2", "sol", "pack"))  # per-chunk scratch
+
+
 class State:
     """Preallocated per-chunk arrays (a plain namespace; the kernel gets the arrays)."""
 
@@ -107,6 +116,24 @@ def new_state(trace_rows=0):
     s.scratch = np.zeros(4 * MAX_CARDS + 4 * PUB_SIZE + 2 * MAX_MELDS * MF, np.int64)
     s.trace = EVENTS.buffer(trace_rows) if trace_rows > 0 else NO_TRACE  # no rows: not tracing
     return s
+
+
+def seats(table):
+    """The :class:`Seats` of a policy table (core/policy.py PolicyTable)."""
+    return Seats(table["draw"], table["go_down"], table["discard"], table["buy"], table.params)
+
+
+def board(s, trace=None):
+    """The :class:`Board` of a :class:`State` (``trace``: instead of ``s.trace``)."""
+    return Board(s.hands, s.pub, s.melds, s.stock, s.pile_who, s.st, s.trace if trace is None else trace)
+
+
+def work(rng_deck, rng_pol, opts, scratch, sol, pack=None):
+    """A :class:`Work` over caller-owned arrays (``scratch`` split in two halves: buf, buf2)."""
+    half = scratch.shape[0] // 2
+    if pack is None:
+        pack = np.zeros(MAX_CARDS, np.int64)
+    return Work(rng_deck, rng_pol, opts, scratch[:half], scratch[half:], sol, pack)
 
 
 # ------------------------------------------------------------------ small helpers
@@ -1045,8 +1072,12 @@ def buy_window(cfg, hands, pub, melds, p, pile_who, stock, rng_deck, rng_pol, st
 
 
 @helper(alloc=False)
-def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol):
+def play_turn(cfg, b, seats, w, p, t_turn):
+    """Seat p's turn t_turn: draw, meld phase, discard; returns T_*. ``b``: the :class:`Board`,
+    ``seats``: the :class:`Seats`, ``w``: the :class:`Work`."""
+    hands, pub, melds, stock, pile_who, st, trace = b.hands, b.pub, b.melds, b.stock, b.pile_who, b.st, b.trace
+    draw_f, go_down_f, discard_f, buy_f, pparams = seats.draw, seats.go_down, seats.discard, seats.buy, seats.params
+    rng_deck, rng_pol, opts, buf, buf2, sol = w.rng_deck, w.rng_pol, w.opts, w.buf, w.buf2, w.sol
     hand = hands[p]
     pub[P_SEAT] = p
     pub[P_TURN] = t_turn
@@ -1150,12 +1181,13 @@ def play_turn(cfg, hands, pub, melds, stock, pile_who, p, t_turn, st, trace, rng
 
 
 @helper(alloc=False)
-def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-              draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat):
-    """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``known``, see
+def play_deal(k, dealer, tab, b, seats, w, kseat):
+    """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``tab.known``, see
     deal_cards); scores in st[S_SCORE + seat]."""
+    cfg = tab.cfg
+    hands, pub, melds, stock, pile_who, st, trace = b.hands, b.pub, b.melds, b.stock, b.pile_who, b.st, b.trace
     n = cfg[C_NPL]
-    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng_deck, trace, pack, known, kseat)
+    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, w.rng_deck, trace, w.pack, tab.known, kseat)
     p = (dealer + 1) % n
     t = 0
     out = -1
@@ -1165,8 +1197,7 @@ def play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng
             exhausted = EXH_EMPTY_STOCK
             break
         t += 1
-        r = play_turn(cfg, hands, pub, melds, stock, pile_who, p, t, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol)
+        r = play_turn(cfg, b, seats, w, p, t)
         if r == T_OUT:
             out = p
             break
@@ -1257,14 +1288,15 @@ def game_winners(totals, wins, n, tie_break):
 
 
 @kernel  # allocates its owners: needs the runtime
-def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, discard_f, buy_f, pparams,
-                hands, pub, melds, stock, pile_who, st, trace, scratch, known, kseat, totals0):
+def run_records(unit_game, tab, seats, board, seed, start, count, out, scratch, kseat, totals0):
     """Simulate records start..start+count-1 (games or single deals) into ``out``.
 
-    ``known``/``kseat``: seat ``kseat`` is dealt the cards ``known`` in deal ``contract``
-    (cfg C_UNIT_DEAL; ``kseat`` = -1: normal deals; see deal_cards). The ``deal`` unit plays
+    ``tab``: the :class:`Table`; ``seats``: the :class:`Seats`; ``board``: the :class:`Board`
+    (a State's arrays and the trace). ``tab.known``/``kseat``: seat ``kseat`` is dealt the
+    cards ``known`` in deal ``contract`` (cfg C_UNIT_DEAL; ``kseat`` = -1: normal deals; see deal_cards). The ``deal`` unit plays
     that deal alone; the ``game`` unit then starts at that deal from the penalty totals
     ``totals0`` (the earlier deals' columns stay -1) and plays the game to its end."""
+    cfg = tab.cfg
     n = cfg[C_NPL]
     # borrowed views: no reference counting on the arrays handed to every helper (core/borrow.py)
     owners = (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(OPT_SIZE, np.int64),
@@ -1272,12 +1304,14 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
               np.zeros(MAX_SEATS, np.int64))
     rng_deck, rng_pol, opts = borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2])
     sol, pack, totals, wins = borrowed(owners[3]), borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6])
-    cfg, out, hands, pub, melds = borrowed(cfg), borrowed(out), borrowed(hands), borrowed(pub), borrowed(melds)
-    stock, pile_who, st, trace = borrowed(stock), borrowed(pile_who), borrowed(st), borrowed(trace)
-    scratch, known, totals0, pparams = borrowed(scratch), borrowed(known), borrowed(totals0), borrowed(pparams)
+    cfg, out, scratch, totals0 = borrowed(cfg), borrowed(out), borrowed(scratch), borrowed(totals0)
+    tab = Table(cfg, borrowed(tab.known))
+    seats = Seats(seats.draw, seats.go_down, seats.discard, seats.buy, borrowed(seats.params))
+    b = Board(borrowed(board.hands), borrowed(board.pub), borrowed(board.melds), borrowed(board.stock),
+              borrowed(board.pile_who), borrowed(board.st), borrowed(board.trace))
+    pub, st, trace = b.pub, b.st, b.trace
     half = scratch.shape[0] // 2
-    buf = scratch[:half]
-    buf2 = scratch[half:]
+    w = Work(rng_deck, rng_pol, opts, scratch[:half], scratch[half:], sol, pack)
     pub[P_NPL] = n
     for i in range(count):
         idx = np.uint64(start + i)
@@ -1296,17 +1330,14 @@ def run_records(unit_game, cfg, seed, start, count, out, draw_f, go_down_f, disc
         if not unit_game:
             k = cfg[C_UNIT_DEAL]
             dealer = (first + k) % n
-            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known, kseat)
+            play_deal(k, dealer, tab, b, seats, w, kseat)
             write_deal_row(row, k, cfg, pub, st, dealer)
             continue
         nd = cfg[C_NDEALS]
         k0 = cfg[C_UNIT_DEAL] if kseat >= 0 else 0
         for k in range(k0, nd):
             dealer = (first + k) % n
-            play_deal(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, trace, rng_deck, rng_pol,
-                      draw_f, go_down_f, discard_f, buy_f, pparams, opts, buf, buf2, sol, pack, known,
-                      kseat if k == k0 else -1)
+            play_deal(k, dealer, tab, b, seats, w, kseat if k == k0 else -1)
             base = GAME_HEAD + k * GAME_PER_DEAL
             row[base] = st[S_TURNS]
             row[base + 1] = st[S_EXHAUSTED]

@@ -70,14 +70,16 @@ def run_chunk(unit: str, variant: ContractRummyVariant, table, seed: int, start:
     game = unit == "game"
     ncols = rules.GAME_NCOLS if game else rules.DEAL_NCOLS
 
+    tab = rules.Table(cfg, np.asarray(known, np.int64))
+    seats = rules.seats(table)
+
     def run(trace):
         out = np.zeros((count, ncols), np.int64)
         s = rules.new_state()
         with kernel_errors("contract-rummy", DECISIONS, table, record=s.st[rules.S_ERROR:rules.S_ERROR + 3],
                            where=f"seed {seed}, records {start}..{start + count - 1}"):
-            rules.run_records(game, cfg, np.uint64(seed), start, count, out, table["draw"], table["go_down"],
-                              table["discard"], table["buy"], table.params, s.hands, s.pub, s.melds, s.stock, s.pile_who,
-                              s.st, trace, s.scratch, np.asarray(known, np.int64), np.int64(seat), totals0)
+            rules.run_records(game, tab, seats, rules.board(s, trace), np.uint64(seed), start, count, out,
+                              s.scratch, np.int64(seat), totals0)
         return out
 
     if trace_rows:
