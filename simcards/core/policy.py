@@ -58,6 +58,35 @@ def param_value(view, at):
     return view[at] / PARAM_SCALE
 
 
+@inline
+def seat_params(view, at, seats, seat):
+    """Copy ``seat``'s parameters into ``view[at:at + PARAM_SLOTS]`` before its policy is
+    called (``seats``: a kernel's bundle with ``params`` and ``shared``; with ``shared`` every
+    seat has the same values and :func:`shared_params` loaded them once)."""
+    if not seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[at + k] = seats.params[seat, k]
+
+
+@inline
+def shared_params(view, at, seats):
+    """Load the parameters once (after the view is reset) when every seat has the same."""
+    if seats.shared:
+        for k in range(PARAM_SLOTS):
+            view[at + k] = seats.params[0, k]
+
+
+def with_defaults(params, **defaults):
+    """``params`` (PolicyParams) with other defaults: the same names, order and ranges, so a
+    policy built on another reads its slots alike (a name not among them is an error)."""
+    from dataclasses import replace
+
+    unknown = sorted(set(defaults) - {p.name for p in params})
+    if unknown:
+        raise ValueError(f"no parameter {unknown[0]!r} to give a default")
+    return tuple(replace(p, default=defaults.get(p.name, p.default)) for p in params)
+
+
 @dataclass(frozen=True)
 class PolicyParam:
     """A parameter of a policy: default, allowed range (inclusive) and help.

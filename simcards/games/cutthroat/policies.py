@@ -13,7 +13,6 @@ decision returns). Decisions:
 A user policy is ``simcards.Policy("mine", base=<builtin>, play=my_play)`` in the
 user's file; each function is plain Python using numpy and the layout constants.
 """
-from dataclasses import replace
 
 import numpy as np
 from numba import types
@@ -22,7 +21,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcards.core.jit import inline, policy
 from simcards.core.cards import bit, format_card, lowest_card, popcount
-from simcards.core.policy import Decision, Policy, PolicyCatalog, PolicyParam, param_value
+from simcards.core.policy import Decision, Policy, PolicyCatalog, PolicyParam, param_value, with_defaults
 from simcards.core.rng import below, random_card_of, uniform
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat import layout as _layout
@@ -494,11 +493,6 @@ def expert_redeal(view, masks, rng):
     return 0 if nil_safe(masks[M_HAND]) else 1
 
 
-def _with_defaults(params, **defaults):
-    """``params`` with other defaults (the same names, order and ranges)."""
-    return tuple(replace(p, default=defaults.pop(p.name, p.default)) for p in params)
-
-
 def _builtins():
     random = Policy("random", blind=random_blind, bid=random_bid, play=random_play, redeal=random_redeal,
                     help="uniformly random legal bids and cards (blind one time in ten)")
@@ -508,11 +502,11 @@ def _builtins():
                     redeal=expert_redeal, params=EXPERT_PARAMS,
                     help="calibrated estimate, Nil/1F/2F/SM/B6/BN by hand and score, sets the leader and Nil bidders")
     # bidding styles (docs/games/cutthroat.md, rules 10.10): expert's play with other bidding defaults
-    aggressive = Policy("aggressive", base=expert, params=_with_defaults(
+    aggressive = Policy("aggressive", base=expert, params=with_defaults(
         EXPERT_PARAMS, nil_limit=2.0, nil_limit_long=1.3, margin=0.4, bagout_margin=0.1, moon_margin=0.5,
         b6_deficit=50, late_within=200, bn_deficit=200),
         help="expert bidding up: higher ordinary bids, Nil and moon on weaker evidence, blind bids earlier")
-    conservative = Policy("conservative", base=expert, params=_with_defaults(
+    conservative = Policy("conservative", base=expert, params=with_defaults(
         EXPERT_PARAMS, nil_limit=1.2, nil_limit_long=0.7, margin=1.0, bagout_margin=0.6, moon_margin=1.5,
         b6_deficit=200, late_within=100, bn_deficit=400),
         help="expert bidding down: lower ordinary bids, Nil and moon only on clear hands, blind bids rarely")

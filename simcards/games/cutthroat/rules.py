@@ -37,7 +37,7 @@ from simcards.games.cutthroat.layout import (
     V_MAX_BID, V_N, V_NPLAYED, V_PHASE, V_SCORE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TARGET,
     V_TOKENS, V_TRICK, V_TRICK_CARD, V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, VIEW_SIZE, V_PARAMS,
 )
-from simcards.core.policy import PARAM_SLOTS
+from simcards.core.policy import seat_params, shared_params
 
 SUITS = SUIT_MASKS_JOKERS_AS_SPADES  # effective suits: jokers are spades
 TRUMPS = SUITS[3]
@@ -349,23 +349,6 @@ def owner(hands, n, c):
 # ---------------------------------------------------------------- one hand
 
 
-@inline
-def _seat_params(view, seats, seat):
-    """Copy ``seat``'s policy parameters into the view before its policy is called (with
-    ``seats.shared`` every seat has the same: :func:`_shared_params` loaded them)."""
-    if not seats.shared:
-        for k in range(PARAM_SLOTS):
-            view[V_PARAMS + k] = seats.params[seat, k]
-
-
-@inline
-def _shared_params(view, seats):
-    """Load the parameters once (after the view is reset) when every seat has the same."""
-    if seats.shared:
-        for k in range(PARAM_SLOTS):
-            view[V_PARAMS + k] = seats.params[0, k]
-
-
 @helper
 def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, forced, do_deal):
     """Deal, bid, play and score one hand of record ``index``; update ``w.state`` (scores,
@@ -402,7 +385,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
 
     emit(trace, EV_HAND, game_hand, dealer, hand_no, 0, 0)
     # view: public state at the start of the hand
-    _shared_params(view, seats)
+    shared_params(view, V_PARAMS, seats)
     view[V_N] = n
     view[V_DEALER] = dealer
     view[V_T] = tricks_total
@@ -467,7 +450,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = np.uint64(3)
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats, s)
+            seat_params(view, V_PARAMS, seats, s)
             answer = redeal_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if answer != 0 and answer != 1:
@@ -498,7 +481,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = np.uint64(0)
             masks[M_LEGAL] = blind
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats, s)
+            seat_params(view, V_PARAMS, seats, s)
             code = blind_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code != DECLINE and (code < 0 or code > 63 or not (blind & bit(code))):
@@ -510,7 +493,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
             masks[M_HAND] = hands[s]
             masks[M_LEGAL] = opened
             rng1[0] = rngs[s, 0]
-            _seat_params(view, seats, s)
+            seat_params(view, V_PARAMS, seats, s)
             code = bid_f[s](view, masks, rng1)
             rngs[s, 0] = rng1[0]
             if code < 0 or code > 63 or not (opened & bit(code)):
@@ -582,7 +565,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
                 masks[M_HAND] = hand
                 masks[M_LEGAL] = legal
                 rng1[0] = rngs[seat, 0]
-                _seat_params(view, seats, seat)
+                seat_params(view, V_PARAMS, seats, seat)
                 c = play_f[seat](view, masks, rng1)
                 rngs[seat, 0] = rng1[0]
                 if c < 0 or c > 54 or not (legal & bit(c)):

@@ -49,7 +49,6 @@ is seen), ``bid`` (0..13), ``exchange`` (mask of exactly ``V_COUNT`` cards of
 ``V_LEGAL``), ``play`` (a card of ``V_LEGAL``), ``misdeal`` (1 = call the optional
 deficient-hand redeal). An illegal answer stops the run with an error naming the seat.
 """
-from dataclasses import replace
 
 import numba as nb
 import numpy as np
@@ -57,7 +56,7 @@ from numba import types
 
 from simcards.core.jit import helper, inline, policy
 from simcards.core.cards import bit, highest_card, lowest_card, popcount
-from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyParam, param_value
+from simcards.core.policy import PARAM_SLOTS, Decision, Layout, Policy, PolicyParam, param_value, with_defaults
 from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:])
@@ -707,17 +706,12 @@ EXPERT = Policy("expert", blind=expert_blind, bid=expert_bid, exchange=expert_ex
                 help="graded trick estimate, Nil on safe hands, card tracking, covers and attacks Nil")
 
 
-def _with_defaults(params, **defaults):
-    """``params`` with other defaults (the same names, order and ranges)."""
-    return tuple(replace(p, default=defaults.pop(p.name, p.default)) for p in params)
-
-
 # bidding styles (docs/games/spades.md, rules 10.11): expert's play with other bidding defaults
-AGGRESSIVE = Policy("aggressive", base=EXPERT, params=_with_defaults(
+AGGRESSIVE = Policy("aggressive", base=EXPERT, params=with_defaults(
     EXPERT_PARAMS, nil_estimate=3.5, nil_risk=2.6, behind_nil_estimate=4.0, behind_nil_risk=3.2, round_up=0.95,
     near_limit_round_up=1.1, bn_deficit=150, bn_opp_within=200),
     help="expert bidding up: rounds the estimate up from .05, Nil on riskier hands, Blind Nil earlier")
-CONSERVATIVE = Policy("conservative", base=EXPERT, params=_with_defaults(
+CONSERVATIVE = Policy("conservative", base=EXPERT, params=with_defaults(
     EXPERT_PARAMS, nil_estimate=2.5, nil_risk=1.4, behind_nil_estimate=3.0, behind_nil_risk=2.0, round_up=0.5,
     near_limit_round_up=0.8, bn_deficit=300, bn_opp_within=100),
     help="expert bidding down: rounds the estimate to nearest, Nil only on safe hands, Blind Nil rarely")

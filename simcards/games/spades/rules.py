@@ -34,7 +34,7 @@ from simcards.games.spades.policies import (
     V_NPLAYED, V_PARAMS, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
     V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
 )
-from simcards.core.policy import PARAM_SLOTS
+from simcards.core.policy import seat_params, shared_params
 
 # enum parameters as named constants (their packed values)
 BAG_MODE, BAG_OVERFLOW, EXCHANGE_ORDER, FAILED_NIL_TRICKS, FIRST_LEAD, MISDEAL_CONDITION = (
@@ -333,27 +333,10 @@ def terminal_tie(params, s0, s1):
 # ---------------------------------------------------------------- one hand
 
 
-@inline
-def _seat_params(view, seats, seat):
-    """Copy ``seat``'s policy parameters into the view before its policy is called (with
-    ``seats.shared`` every seat has the same: :func:`_shared_params` loaded them)."""
-    if not seats.shared:
-        for k in range(PARAM_SLOTS):
-            view[V_PARAMS + k] = seats.params[seat, k]
-
-
-@inline
-def _shared_params(view, seats):
-    """Load the parameters once (after the view is reset) when every seat has the same."""
-    if seats.shared:
-        for k in range(PARAM_SLOTS):
-            view[V_PARAMS + k] = seats.params[0, k]
-
-
 @helper
 def _exchange_choice(seats, seat, view, rngs, hand, count, role, received):
     """Ask ``seat`` which ``count`` cards of ``hand`` it passes; check the answer."""
-    _seat_params(view, seats, seat)
+    seat_params(view, V_PARAMS, seats, seat)
     view[V_SEAT] = seat
     view[V_HAND] = np.int64(hand)
     view[V_LEGAL] = np.int64(hand)
@@ -392,10 +375,10 @@ def _deal_phase(tab, seats, w, dealer, hands_before, err):
                     break
                 looked |= 1 << s
                 _reset_view(view, tab.params, deck_mask, suit_masks, dealer, w.scores, w.bags, hands_before)
-                _shared_params(view, seats)
+                shared_params(view, V_PARAMS, seats)
                 view[V_SEAT] = s
                 view[V_HAND] = np.int64(hands[s])
-                _seat_params(view, seats, s)
+                seat_params(view, V_PARAMS, seats, s)
                 call = seats.misdeal[s](view, rngs[s])
                 if call != 0 and call != 1:
                     raise IllegalAnswer(DEC_MISDEAL, s, call)
@@ -427,7 +410,7 @@ def _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
             return False
         legal = legal_bids(tab.params, bids, scores, s, dealer, (looked >> s) & 1)
         view[V_SEAT] = s
-        _seat_params(view, seats, s)
+        seat_params(view, V_PARAMS, seats, s)
         blind = 0
         if forced[s] >= 0:
             blind = 1 if forced[s] == BN_BIT else 0
@@ -547,7 +530,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
                 view[V_LEGAL] = np.int64(legal)
                 view[V_GIVEN] = np.int64(given[s])
                 view[V_RECEIVED] = np.int64(given[s ^ 2])
-                _seat_params(view, seats, s)
+                seat_params(view, V_PARAMS, seats, s)
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
                     raise IllegalAnswer(DEC_PLAY, s, c)
@@ -634,7 +617,7 @@ def play_hand(tab, seats, w, dealer, hands_before, rec, trace, err, forced, do_d
         for s in range(4):
             emit(trace, EV_DEALT, s, np.int64(hands[s]), 0, 0, 0)
     _reset_view(w.policy_view, tab.params, deck_mask, suit_masks, dealer, scores, bags, hands_before)
-    _shared_params(w.policy_view, seats)
+    shared_params(w.policy_view, V_PARAMS, seats)
     if not _bid_phase(tab, seats, w, dealer, looked, rec, trace, forced):
         return
     _exchange_phase(tab, seats, w, rec, trace)
