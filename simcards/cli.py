@@ -501,7 +501,7 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, fro
 @main.command()
 @click.argument("game", required=False)
 @click.option("--seat", default="0", show_default=True, help="Your seat: 0..n-1 (or N/E/S/W with four seats).")
-@click.option("--policy", help="Policy of the bots (default: the game's strongest built-in).")
+@click.option("--policy", help="Policy of the bots (default: the game's default, expert; see the ladder in its docs/games page).")
 @click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one bot seat.")
 @click.option("--preset", help="Named house-rule set.")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
@@ -741,7 +741,7 @@ def odds_options(f):
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter."),
         click.option("--bags", default="", help="Bag counters before this deal (games that count bags), in --scores "
                      "order, e.g. 3:7."),
-        click.option("--policy", help="Policy of every seat for the play (default: the game's strongest, expert)."),
+        click.option("--policy", help="Policy of every seat for the play (default: expert, the game's default)."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deals."),
         click.option("--deals", type=int, help="Exactly this many deals (default 20,000)."),
