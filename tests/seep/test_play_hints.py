@@ -21,7 +21,8 @@ from simcards.core.interactive import AwaitingMove, Pending, card_hints, hint_te
 from simcards.games.seep import worlds
 from simcards.games.seep.cards import PTS, VAL
 from simcards.games.seep.layout import (
-    CAPTURE, M_COLS, S_DEALER, S_HAND, S_HANDS, S_HOUSE, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_PLAYED, S_SWEEP_PTS, S_SWEEP_VALUE,
+    CAPTURE, M_COLS, S_D, S_DEALER, S_HAND, S_HANDS, S_HOUSE, S_LOOSE, S_OPEN_FLOOR, S_OPEN_HAND, S_PLAYED,
+    S_SWEEP_PTS, S_SWEEP_VALUE,
 )
 
 WORLDS = 8
@@ -81,7 +82,8 @@ def test_one_row_per_legal_move_reproducible(settings, seat, seed, passed):
     assert means[h.best] == max(means.values())
     for col in h.values.values():
         assert all(len(x) == WORLDS for x in col.values())
-        assert (col["margin"] == 2 * col["points"] - 100 - col["sweep pts"] - col["their sweep pts"]).all()  # 100 card pts
+        card_points = col["points"] - col["sweep pts"]  # the two sides' card points add up to 100
+        assert (col["margin"] == 2 * card_points - 100 + col["sweep pts"] - col["their sweep pts"]).all()
     text = hint_text(h, "expert")
     lines = text.splitlines()
     head = next(i for i, x in enumerate(lines) if x.startswith("card "))
@@ -148,8 +150,8 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
     assert t.history() == log and t.adapter.screen(state2, t.variant, t.names) == screen
 
     free = lambda c: not (seen | played) >> c & 1 and PTS[c] == 0  # noqa: E731
-    pairs = [(a, b) for a in range(52) for b in range(52) if int(real[2]) >> a & 1 and int(real[3]) >> b & 1
-             and VAL[a] == VAL[b] and free(a) and free(b)]
+    pairs = [(a, b) for a in range(52) for b in range(52)
+             if int(real[2]) >> a & 1 and int(real[3]) >> b & 1 and VAL[a] == VAL[b] and free(a) and free(b)]
     for a, b in pairs:
         other = deck.copy()
         i, j = int(np.flatnonzero(deck == a)[0]), int(np.flatnonzero(deck == b)[0])
@@ -161,6 +163,23 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
     else:
         pytest.fail("no swap of two unseen cards kept the bots' play")
     assert hint_text(card_hints(t, state2, worlds=WORLDS), "expert") == first
+
+
+def test_in_a_baazi_the_hint_says_whether_this_deal_ends_it():
+    """Baazi 0 of seed 1, P2 in the second deal (D = -50): the baazi columns follow from the
+    deal's scores by rules 5.2 and 5.3 (the 9-point minimum first, then the 100-point lead)."""
+    s, state = at_move([], 2, 1, 15, unit="baazi")
+    D = int(state.args[0][S_D])  # team A minus team B; P2 is team A
+    assert D != 0
+    h = card_hints(s, state, worlds=WORLDS)
+    for col in h.values.values():
+        ours, margin = col["points"], col["margin"]
+        theirs = ours - margin
+        lost = (ours < 9) | ((theirs >= 9) & (D + margin <= -100))
+        won = (theirs < 9) | ((ours >= 9) & (D + margin >= 100))
+        assert (col["P(baazi lost now)"] == lost).all() and (col["P(baazi won now)"] == won).all()
+    assert "P(baazi won now)" in hint_text(h, "expert") and "from D = -50" in h.note
+    assert "P(baazi won now)" not in hint_text(card_hints(*at_move(*CASES[0]), worlds=WORLDS), "expert")
 
 
 def test_a_sweep_on_the_floor_shows_in_every_world():

@@ -37,7 +37,7 @@ from simcards.games.seep.layout import (
 )
 from simcards.games.seep.policies import MOVE_SIG
 from simcards.games.seep.rules import (
-    DEAL_NCOLS, MAX_MOVES, Seats, check_answer, make_work, play_dealt, seats, start_deal, write_deal,
+    DEAL_NCOLS, MAX_MOVES, Seats, baazi_step, check_answer, make_work, play_dealt, seats, start_deal, write_deal,
 )
 
 MAX_PLAYS = 48  # forced moves per seat, at most
@@ -56,7 +56,8 @@ def play_world(params, seats, deck, dealer, D, bid, seed, number, W, moves, row)
     """The deal of ``deck`` (the kernel's card order, rules 2.2 and 2.5) from dealer ``dealer`` and
     running difference ``D``, with ``bid`` forced (0: the bidder's policy bids), played by
     ``seats``; the policies' stream is stream 1 of (``seed``, ``number``), as record ``number``'s
-    deal; ``row``: the deal's record row (``write_deal``)."""
+    deal; ``row``: the deal's record row (``write_deal``), then the team that loses the baazi
+    by this deal (-1: none, rules 5.2 and 5.3) when it has room for it."""
     st = np.zeros(ST_SIZE, np.int64)
     view = np.zeros(ST_SIZE, np.int64)
     rpol = np.zeros(1, np.uint64)
@@ -66,6 +67,8 @@ def play_world(params, seats, deck, dealer, D, bid, seed, number, W, moves, row)
     play_dealt(st, params, bid, seats, rpol, deck, W, moves, view, no_trace(), tr_state)
     check_answer(st)
     write_deal(st, params, row)
+    if row.shape[0] > DEAL_NCOLS:
+        row[DEAL_NCOLS] = baazi_step(params, D, st)[1]
 
 
 def _replayer(inner):
@@ -262,6 +265,7 @@ def seep_worlds(session, pending) -> CardWorlds | None:
     buf = np.zeros((MAX_MOVES, M_COLS), np.int64)
     seed = int(np.uint64(session.seed) ^ np.uint64(HINT_SEED))
     side = me % 2
+    baazi = session.unit != "deal"  # the baazi's end matters (a deal record ends with the deal)
     rng = np.random.default_rng([session.seed, session.index, len(session.answers)])
     opening = Opening(h, moves[0][1], bid, known, rng) if h.open is None else None
     drawn = {}
@@ -271,15 +275,20 @@ def seep_worlds(session, pending) -> CardWorlds | None:
             drawn["deck"] = deck_of(h, world, opening)
         deck = drawn["deck"]
         _force(forced_rows)
-        row = np.zeros(DEAL_NCOLS, np.int64)
+        row = np.zeros(DEAL_NCOLS + 1, np.int64)
         play_world(params, world_seats, deck, dealer, D, bid, seed, number, W, buf, row)
         ours, theirs = float(row[11 + side]), float(row[12 - side])
+        loser = int(row[DEAL_NCOLS])
         return {"margin": ours - theirs, "points": ours, "sweep pts": float(row[9 + side]),
-                "their sweep pts": float(row[10 - side]), "P(bid made)": float(row[31])}
+                "their sweep pts": float(row[10 - side]), "P(bid made)": float(row[31]),
+                "P(baazi won now)": float(loser == 1 - side) if baazi else np.nan,
+                "P(baazi lost now)": float(loser == side) if baazi else np.nan}
 
     teams = ("A", "B") if h.n == 4 else ("P0", "P1")
     note = (f"Your side {teams[side]}; margin: your side's deal score minus the other's (card points + sweeps), "
             f"what the running difference moves by; points, sweep pts: your side's; P(bid made): the bidder's "
-            f"side ({'yours' if h.bidder % 2 == side else 'theirs'}) captures the opening card.")
+            f"side ({'yours' if h.bidder % 2 == side else 'theirs'}) captures the opening card"
+            + ("; P(baazi won/lost now): this deal ends the baazi (a 100-point lead or the 9-point minimum, "
+               f"from D = {D:+d})." if baazi else "."))
     return CardWorlds(h.count, np.arange(52, dtype=np.int64), h.sizes, known, np.full((h.count, 4), 99, np.int64),
                       SUIT_MASKS, {me: mine}, play_, public, "margin", note=note)
