@@ -32,6 +32,7 @@ CASES = [  # settings, seat, seed, moves of the seat to pass first
     ([], 0, 1, 0),  # the bidder's opening play
     ([], 0, 1, 3),  # the bidder, later: its first four come from its view at the bid
     (["num_players=2"], 1, 1, 14),  # the second half of a two-player deal
+    (["num_players=2"], 0, 1, 13),  # the bidder in the second half
 ]
 
 
@@ -97,7 +98,6 @@ def test_one_row_per_legal_move_reproducible(settings, seat, seed, passed):
 def test_worlds_hold_what_the_seat_knows_and_replay_to_what_it_sees(settings, seat, seed, passed):
     s, state = at_move(settings, seat, seed, passed)
     spec = s.adapter.card_worlds(s, state)
-    s.run()
     holders = worlds.Holders(s.variant, int(state.args[0][S_DEALER]), seat)
     real = true_world(s, holders)
     assert (real & spec.known == spec.known).all()  # what the seat knows is true of the real deal
@@ -125,8 +125,11 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
     import simcards.games.seep as seep
     from simcards.games.seep.rules import MAX_MOVES, first_dealer, make_work
 
+    used = []
+
     def from_deck(deck):
         def simulate_kernel(unit, params, seats, seed, start, count, out):
+            used.append(deck)
             for r in range(count):
                 worlds.play_world(params, seats, deck, first_dealer(params, seed, start + r), 0, 0, seed, start + r,
                                   make_work(), np.zeros((MAX_MOVES, M_COLS), np.int64), out[r])
@@ -162,7 +165,9 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
             break
     else:
         pytest.fail("no swap of two unseen cards kept the bots' play")
+    used.clear()
     assert hint_text(card_hints(t, state2, worlds=WORLDS), "expert") == first
+    assert used and all(d is other for d in used)  # the session ran the other deal
 
 
 def test_in_a_baazi_the_hint_says_whether_this_deal_ends_it():

@@ -1,20 +1,23 @@
 """Card-play hints for Seep (``?`` at a move in ``simcards play seep``, docs/play.md).
 
 A *world* is a deal of the cards the seat has not seen, consistent with what it has
-seen (:class:`simcards.core.interactive.CardWorlds`). Its "seats" are the deal's
-*holders*, the parts of the deck that reach a hand at one moment: each seat's cards
-dealt after the opening play (two players: the first and the second half apart), the
-bidder's first four when the person is the bidder, and the floor's four. A holder's
-known cards are those the seat has seen there: its own hand, the cards each seat played
-(with the half it played them in), the floor's four (every card on the floor or in a
-pile that nobody played). When another seat is the bidder its first four are its card
-of the opening play and three others of its hand, drawn per world.
+seen (:class:`simcards.core.interactive.CardWorlds`, played by its ``_card_hints``). Its
+"seats" are the deal's *holders*, the parts of the deck that reach a hand at one moment
+(:class:`Holders`): each seat's cards dealt after the opening play (two players: the first
+and the second half apart), the bidder's first four when the person is the bidder, and
+the floor's four. A holder's known cards are those the seat has seen there: its own hand,
+the cards each seat played (in the half it played them), the floor's four (every card on
+the floor or in a pile that nobody played). When another seat is the bidder its first
+four are its opening card and three other cards of its hand, drawn per world
+(:class:`Opening`).
 
 A world is played by :func:`play_world`, the deal engine given the whole deck with the
-bid forced; the other seats' earlier moves are forced *by their content* (kind, card,
-target, loose cards, house: the list index of a move depends on the hand) by a wrapper
-around each seat's policy, the person's own moves by their index (same hand, same
-floor, same list), and the world is kept only if it then shows the person what it sees.
+bid forced. The other seats' earlier moves are forced *by their content* (kind, card,
+target, loose cards, house: a move's index in the legal list depends on the hand) by a
+wrapper around each seat's policy (:func:`_replayer`); the person's own moves by their
+index (same hand, same floor: the same list) through the session's Script. A world is
+kept only if it then shows the person what it sees (:func:`public`); a move the world
+does not allow is an illegal answer, and the world is drawn again.
 """
 from __future__ import annotations
 
@@ -249,8 +252,8 @@ def seep_worlds(session, pending) -> CardWorlds | None:
     open_hand = 0
     if h.open is not None:  # the person's four cards at the bid: the record run up to that answer
         j = sum(1 for e in log[:at_bid] if e.seat == me)
-        at = session.run(session.answers[:j])
-        open_hand = int(at.args[0][S_HAND])
+        open_hand = int(session.run(session.answers[:j]).args[0][S_HAND])
+        session.run()  # the shared log is this record's again
     known = knowledge(h, v, moves, open_hand)
     forced_rows: dict[int, list] = {s: [] for s in range(h.n) if s != me}
     for s, row in moves:
@@ -271,7 +274,9 @@ def seep_worlds(session, pending) -> CardWorlds | None:
     drawn = {}
 
     def play_(world, number):
-        if script.buf[H_AWAIT] >= 0 or not drawn:  # a new world replayed (not a move played on it): its deck
+        # a world is first replayed (the Script waits for the person), then each move is played on it:
+        # another bidder's first four are drawn at the replay and kept for the moves
+        if script.buf[H_AWAIT] >= 0 or not drawn:
             drawn["deck"] = deck_of(h, world, opening)
         deck = drawn["deck"]
         _force(forced_rows)
