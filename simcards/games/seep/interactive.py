@@ -1,4 +1,5 @@
-"""Seep for ``simcards play``: the bid, the numbered list of captures, builds and throws, the floor."""
+"""Seep for ``simcards play``: the bid, the numbered list of captures, builds and throws, the floor;
+hints: ``simcards bid seep`` at the bid, rollouts on sampled worlds at a move (``worlds.py``)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -36,7 +37,7 @@ def _as_move(row) -> SimpleNamespace:
 
 
 class SeepAdapter(Adapter):
-    hints_cover = "hints cover the bid; card-play hints (captures, builds, throws) are not available for Seep"
+    hints_cover = "hints cover the bid and every move (captures, builds, adds, breaks, throws)"
     seat_at = {"bid": (0, S_SEAT), "move": (0, S_SEAT)}
     log_rows = {"move": 1}
 
@@ -86,6 +87,11 @@ class SeepAdapter(Adapter):
         if pending.decision != "bid":
             return None
         return OddsRequest(hand=tuple(cards_of(int(pending.args[0][S_HAND]))))
+
+    def card_worlds(self, session, pending):
+        from simcards.games.seep.worlds import seep_worlds
+
+        return seep_worlds(session, pending)
 
 
 ADAPTER = SeepAdapter()
