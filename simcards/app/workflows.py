@@ -37,6 +37,10 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
     g = game if isinstance(game, Game) else get_game(game)
     unit_name, n = resolve_count(g, unit, count, counts)
+    if records == "dd" and count is None and all(v is None for v in counts.values()):
+        plural = g.unit(unit_name).plural
+        raise SimcardsError(f"--records dd solves every deal double dummy (seconds each, some a minute): give the "
+                            f"number of {plural}, e.g. --{plural} 100 (the default count would take hours)")
     if records == "dd" and chunk_size is None:
         chunk_size = DD_CHUNK  # a record solves for seconds: small chunks move the bar and are stored as they finish
     spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,

@@ -35,8 +35,9 @@ def _check_against_solver(game, records, played, rules_of, seats, seed):
 
 
 def test_kierki_trump_deals_dd_columns_threads_and_metrics():
+    # deals 1-3 of seed 2 solve in a few seconds (deal 0 takes several)
     spec = make_spec("kierki", unit="deal", count=3, seed=2, settings=["deal_type=trumps"], records="dd",
-                     chunk_size=2)
+                     chunk_size=2, start=1)
     one = runner.execute(spec, threads=1)
     two = runner.execute(replace(spec, chunk_size=1), threads=2)
     pd.testing.assert_frame_equal(one.records.reset_index(drop=True), two.records.reset_index(drop=True))
@@ -88,3 +89,6 @@ def test_kierki_records_dd_needs_the_trump_deals():
     assert r.exit_code == 2 and "trump deals" in r.output and len(r.output.strip().splitlines()) == 1, r.output
     r = CliRunner().invoke(main, ["run", "cutthroat", "--games", "2", "--records", "dd", "--quiet"])
     assert r.exit_code == 2 and "unit deal" in r.output, r.output
+    # the default count (10,000 records) would take hours: a count must be given
+    r = CliRunner().invoke(main, ["run", "cutthroat", "--records", "dd", "--quiet"])
+    assert r.exit_code == 2 and "give the number of deals" in r.output, r.output
