@@ -763,8 +763,7 @@ def odds_options(f):
 def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, preset,
                   settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot, fmt, output, quiet,
                   double_dummy=False, **registry):
-    from simcards.api import format_odds_table
-    from simcards.app.workflows import hand_odds
+    from simcards.api import format_odds_table, hand_odds
     from simcards.core.game import get_game
 
     if bags and not scores:
@@ -774,11 +773,15 @@ def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require
     shortcuts = _registry_options(registry, _shortcuts(per_unit=False))
     pairs = list(settings) + _shortcut_pairs(g, shortcuts, settings)
     options = {"deal": deal_number} if deal_number is not None else {}
+    counts = {"deals": deals, "precision": precision, "options": options}
+    if double_dummy:
+        from simcards.app.workflows import double_dummy_odds
+
+        g, counts = double_dummy_odds(g, command, **counts)
     result = hand_odds(g, command, hand=hand, seat=seat, dealer=dealer, bids=bids, scores=scores, require=require,
-                       accept=accept, options=options, settings=pairs, preset=preset, policy=policy,
-                       seat_policy=_seat_policies(seat_policy), seed=seed, deals=deals, precision=precision,
-                       max_deals=max_deals, threads=threads, plot=plot, progress=_show_progress(quiet),
-                       dd=double_dummy)
+                       accept=accept, settings=pairs, preset=preset, policy=policy,
+                       seat_policy=_seat_policies(seat_policy), seed=seed, max_deals=max_deals, threads=threads,
+                       plot=plot, progress=_show_progress(quiet), **counts)
     policies = _policies_line(policy or g.default_policy, _seat_policies(seat_policy))
     # csv and json on the console are for pipes: the data alone on stdout, the words on stderr
     say = (lambda text: click.echo(text, err=True)) if fmt != "table" and output is None else click.echo

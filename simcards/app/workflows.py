@@ -53,16 +53,13 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     return result
 
 
-def hand_odds(game: str | Game, command: str = "bid", *, dd: bool = False, deals: int | None = None,
-              precision: float | None = None, options: Mapping[str, Any] | None = None, **kw: Any):
-    """``simcards bid/trump/odds`` (see :func:`simcards.api.hand_odds`); ``dd``: also solve every
-    deal double dummy (``bid --dd``, docs/double-dummy.md): the same deals, ``DD_DEALS`` of them
-    unless ``deals`` says otherwise, in small batches so that the progress bar follows the solves."""
-    from simcards.api import hand_odds as odds_of_hand
-
+def double_dummy_odds(game: str | Game, command: str = "bid", *, deals: int | None = None,
+                      precision: float | None = None, options: Mapping[str, Any] | None = None):
+    """(game, keyword arguments) that make :func:`simcards.api.hand_odds` answer with the
+    double-dummy columns (``bid --dd``, docs/double-dummy.md): the same deals, ``DD_DEALS`` of
+    them unless ``deals`` says otherwise, in batches of ``DD_BATCH`` so that the threads share
+    the solves and the progress bar follows them."""
     g = game if isinstance(game, Game) else get_game(game)
-    if not dd:
-        return odds_of_hand(g, command, deals=deals, precision=precision, options=options, **kw)
     support = g.odds_support(command)
     if not any(c.name == "dd_tricks" for c in support.columns):
         raise SimcardsError(f"--dd: `simcards {command} {g.name}` has no double-dummy columns (it has: "
@@ -70,8 +67,8 @@ def hand_odds(game: str | Game, command: str = "bid", *, dd: bool = False, deals
     if precision is not None:
         raise SimcardsError(f"--dd plays a fixed number of deals (--deals, default {DD_DEALS}); drop --precision")
     solving = replace(g, odds={**g.odds, command: replace(support, batch=DD_BATCH)})
-    return odds_of_hand(solving, command, deals=DD_DEALS if deals is None else deals,
-                        options={**(options or {}), "dd": True}, **kw)
+    return solving, {"deals": DD_DEALS if deals is None else deals, "precision": None,
+                     "options": {**(options or {}), "dd": True}}
 
 
 def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareResult:
