@@ -129,7 +129,7 @@ def dd_tally(unit, df, variant):
 
     n = variant.num_players
     rows = dd_report.seat_tally(df, n)
-    teams = stats.record_index(len(df), n)
+    record = stats.record_index(len(df), n)
     per_seat = lambda name: np.concatenate([df[f"{name}_{s}"].to_numpy() for s in range(n)])  # noqa: E731
     bid, tricks, dd_tricks = per_seat("bid"), per_seat("tricks"), per_seat("dd_tricks")
     need = dd_need(bid, variant)
@@ -138,12 +138,12 @@ def dd_tally(unit, df, variant):
     ok = made(bid, tricks, variant)
     labels = [f"{b:02d}" for b in range(B_SM + 1)]
     labels[B_B6], labels[B_SM] = "B6", "SM"
-    rows.add("dd_makeable", "rate", makeable, where=has, by=bid, labels=labels, record=teams)
-    rows.add("dd_makeable_all", "rate", makeable, where=has, record=teams)
-    rows.add("dd_makeable_set", "rate", ~ok, where=has & makeable, record=teams)
+    rows.add("dd_makeable", "rate", makeable, where=has, by=bid, labels=labels, record=record)
+    rows.add("dd_makeable_all", "rate", makeable, where=has, record=record)
+    rows.add("dd_makeable_set", "rate", ~ok, where=has & makeable, record=record)
     error = need - dd_tricks
-    rows.add("dd_bid_error", "mean", error, where=has, record=teams)
-    rows.add("dd_bid_within1", "rate", np.abs(error) <= 1, where=has, record=teams)
+    rows.add("dd_bid_error", "mean", error, where=has, record=record)
+    rows.add("dd_bid_within1", "rate", np.abs(error) <= 1, where=has, record=record)
     return rows.frame()
 
 
