@@ -306,7 +306,7 @@ def dd_notes(query, by) -> list[str]:
     dist = ", ".join(f"{k}: {shares[k]:.1%}" for k in TRICKS if shares[k] > 0)
     partner = query["prior"][(query["seat"] + 2) % 4]
     whose = (f"your bid plus partner's {bid_name(partner)}" if 0 < partner < BN_BIT
-             else "your bid alone (partner has not bid a number before you)")
+             else "your bid: partner has not bid a number before you")
     return [f"double dummy ({team}, hands as dealt, from the actual opening lead): mean {mean.estimate:.2f} tricks "
             f"{_ci(mean, 2)}; distribution {dist}",
             f"makeable DD: the team's double-dummy tricks reach the contract ({whose})"]
