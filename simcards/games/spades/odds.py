@@ -8,7 +8,9 @@ dealt uniformly around yours; a deal is kept only if the seats that already bid 
 have bid exactly so with their policies (rejection). Each legal bid is played on the
 same deals (the later seats bid and everybody plays with their policies), and the table
 shows, per bid, how often it makes (your Nil: no trick), the team's expected points and
-bags, and with ``--scores`` how often the team goes on to win the game.
+bags, and with ``--scores`` how often the team goes on to win the game. With ``--dd``
+(``query["dd"]``) every deal is also solved double dummy for the team (column ``dd_tricks``):
+``P(DD tricks>=bid)`` and ``makeable DD`` per bid, the mean and distribution under the table.
 """
 from __future__ import annotations
 
