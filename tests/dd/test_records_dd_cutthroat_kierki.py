@@ -84,8 +84,9 @@ def test_cutthroat_dd_tally_metrics():
     assert s[("dd_lost", "seat0")] == pytest.approx(0.75)
 
 
-def test_kierki_records_dd_needs_the_trump_deals():
-    r = CliRunner().invoke(main, ["run", "kierki", "--unit", "deal", "--deals", "2", "--records", "dd", "--quiet"])
+def test_kierki_records_dd_needs_the_trump_deals(tmp_path):
+    r = CliRunner().invoke(main, ["run", "kierki", "--unit", "deal", "--deals", "2", "--records", "dd", "--quiet",
+                                  "--out", str(tmp_path / "k")])
     assert r.exit_code == 2 and "trump deals" in r.output and len(r.output.strip().splitlines()) == 1, r.output
     r = CliRunner().invoke(main, ["run", "cutthroat", "--games", "2", "--records", "dd", "--quiet"])
     assert r.exit_code == 2 and "unit deal" in r.output, r.output
