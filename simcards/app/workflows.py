@@ -7,9 +7,11 @@ CLI and the Python API both call these, so they do the same thing.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_from_table, compare as compare_arms,
                                          print_differences)
@@ -18,6 +20,11 @@ from simcards.experiment.runner import RunResult, execute
 from simcards.experiment.spec import make_spec, resolve_count
 from simcards.experiment.store import FolderLock
 from simcards.report.figures import save_comparison_figures, save_figures
+
+
+DD_CHUNK = 4  # run --records dd: records per chunk unless --chunk-size says otherwise
+DD_DEALS = 200  # bid --dd: default deals (a full-deal solve takes about half a second, a few take far longer)
+DD_BATCH = 4  # bid --dd: deals per batch, so that the threads share the solves and the bar moves
 
 
 def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
@@ -30,6 +37,12 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
     g = game if isinstance(game, Game) else get_game(game)
     unit_name, n = resolve_count(g, unit, count, counts)
+    if records == "dd" and count is None and all(v is None for v in counts.values()):
+        plural = g.unit(unit_name).plural
+        raise SimcardsError(f"--records dd solves every deal double dummy (seconds each, some a minute): give the "
+                            f"number of {plural}, e.g. --{plural} 100 (the default count would take hours)")
+    if records == "dd" and chunk_size is None:
+        chunk_size = DD_CHUNK  # a record solves for seconds: small chunks move the bar and are stored as they finish
     spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
                      policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records)
     result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
@@ -39,6 +52,23 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
             save_figures(g, result)
     return result
 
+
+def double_dummy_odds(game: str | Game, command: str = "bid", *, deals: int | None = None,
+                      precision: float | None = None, options: Mapping[str, Any] | None = None):
+    """(game, keyword arguments) that make :func:`simcards.api.hand_odds` answer with the
+    double-dummy columns (``bid --dd``, docs/double-dummy.md): the same deals, ``DD_DEALS`` of
+    them unless ``deals`` says otherwise, in batches of ``DD_BATCH`` so that the threads share
+    the solves and the progress bar follows them."""
+    g = game if isinstance(game, Game) else get_game(game)
+    support = g.odds_support(command)
+    if not any(c.name == "dd_tricks" for c in support.columns):
+        raise SimcardsError(f"--dd: `simcards {command} {g.name}` has no double-dummy columns (it has: "
+                            "`simcards bid spades`)")
+    if precision is not None:
+        raise SimcardsError(f"--dd plays a fixed number of deals (--deals, default {DD_DEALS}); drop --precision")
+    solving = replace(g, odds={**g.odds, command: replace(support, batch=DD_BATCH)})
+    return solving, {"deals": DD_DEALS if deals is None else deals, "precision": None,
+                     "options": {**(options or {}), "dd": True}}
 
 
 def compare(game: str | Game, arms: Sequence[Arm], **options: Any) -> CompareResult:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simcards.core import dd
 from simcards.core.cards import format_card
 from simcards.core.dd_text import marked_cards, play_text, table_text
@@ -57,6 +59,66 @@ def costs(deal: dict, rules, masks, sides: Sides, *, first_trick: int = 0, solve
                          zero_sum=sides.zero_sum, first_trick=first_trick)
 
 
+def deal_record(deal: dict, rules, masks, sides: Sides, solver: dd.Table | None = None) -> tuple[list[int], list[int]]:
+    """(tricks of each side double dummy from the actual opening lead, tricks each seat's cards
+    cost its side) of a played deal: the numbers of ``run --records dd``."""
+    solver = solver or dd.Table()
+    steps = costs(deal, rules, masks, sides, solver=solver)
+    lead = sides.side_of(deal["leader"])
+    tricks = [0] * len(sides.members)
+    tricks[lead] = steps[0]["best"]
+    if sides.zero_sum:
+        tricks[1 - lead] = len(deal["winners"]) - tricks[lead]
+    else:  # each other side alone against the rest, on the table the costs filled (keyed by side)
+        for i, members in enumerate(sides.members):
+            if i != lead:
+                tricks[i] = dd.solve(deal["hands"], rules, members, masks, leader=deal["leader"], trick1=True,
+                                     table=solver, guess=tricks[lead])
+    lost = [0] * len(sides.seat_names)
+    for step in steps:
+        lost[step["seat"]] += step["cost"]
+    return tricks, lost
+
+
+def seat_columns(width: int, lone: str = "alone against all the others (paranoid bound)") -> tuple:
+    """The ``run --records dd`` columns of a game without partnerships: per seat (``width``
+    seats, -1 beyond the table) the double-dummy tricks and the tricks its cards cost."""
+    from simcards.core.game import Column
+
+    return (tuple(Column(f"dd_tricks_{s}", f"seat {s}: tricks it takes double dummy from the actual opening lead, "
+                                           f"{lone} (-1: no such seat)") for s in range(width))
+            + tuple(Column(f"dd_lost_{s}", f"seat {s}: tricks its cards cost it against double-dummy play "
+                                           "(-1: no such seat)") for s in range(width)))
+
+
+def seat_records(deals, sides: Sides, width: int) -> np.ndarray:
+    """The :func:`seat_columns` of ``deals`` (an iterable of ``(deal, rules row, suit masks)``)."""
+    rows = []
+    solver = dd.Table()
+    for deal, rules, masks in deals:
+        tricks, lost = deal_record(deal, rules, masks, sides, solver)
+        pad = [-1] * (width - len(tricks))
+        rows.append(tricks + pad + lost + pad)
+    return np.array(rows, np.int64).reshape(len(rows), 2 * width)
+
+
+def seat_tally(df, seats: int, rows=None):
+    """Metrics of :func:`seat_columns` (additive tally rows): mean double-dummy tricks and trick
+    loss per seat and over all seats, and the loss per card played."""
+    from simcards.core import stats
+
+    rows = rows or stats.TallyRows()
+    n = len(df)
+    seat = np.repeat(np.arange(seats), n)
+    labels = tuple(f"seat{s}" for s in range(seats))
+    per_seat = lambda name: np.concatenate([df[f"{name}_{s}"].to_numpy() for s in range(seats)])  # noqa: E731
+    record = stats.record_index(n, seats)
+    rows.add("dd_tricks", "mean", per_seat("dd_tricks"), by=seat, labels=labels)
+    rows.add("dd_lost", "mean", per_seat("dd_lost"), by=seat, labels=labels)
+    rows.add("dd_lost_all", "mean", per_seat("dd_lost"), record=record)
+    return rows
+
+
 def analysis_text(head: str, deal: dict, rules, masks, sides: Sides, hand_text, *, from_trick: int = 1,
                   result_line: str = "", paranoid_note: bool = False) -> str:
     """The table by seat on lead (from trick 1 only) and the marked play of a simulated deal."""
@@ -103,6 +165,11 @@ def marked_text(replay_text: str, deal: dict, rules, masks, sides: Sides, *, fro
     head = "Double dummy (every card seen, best play by all): cards that cost their side a trick"
     return "\n".join([replay_text, "", head + (f", from trick {from_trick}" if from_trick > 1 else ""),
                       marked_cards(steps, sides.seat_names)])
+
+
+def event_rows(events) -> list[tuple]:
+    """Trace events (named tuples of their declared fields) as full-width rows ``(event, a .. e)``."""
+    return [tuple(int(x) for x in ev) + (0,) * (6 - len(ev)) for ev in events]
 
 
 def card_list(cards) -> str:

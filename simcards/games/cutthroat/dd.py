@@ -8,12 +8,15 @@ index by the game's own kernel trace, as ``replay`` does.
 """
 from __future__ import annotations
 
-from simcards.core import dd, dd_report
+import numpy as np
+
+from simcards.core import dd, dd_report, stats
 from simcards.core.dd_text import parse_deal
 from simcards.core.errors import SimcardsError
 from simcards.core.game import DoubleDummySupport
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat import rules
+from simcards.games.cutthroat.layout import B_B6, B_SM, MAX_SEATS
 from simcards.games.cutthroat.replay import SEAT_NAMES, _hand_text, replay
 from simcards.games.cutthroat.variant import form_of
 
@@ -45,7 +48,7 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
     _, trace = rules.trace_record("deal", variant, table, seed, index)
     hands, cards, winners = [0] * n, [], []
     dealer, leader = -1, -1
-    for ev, a, b, c, d, e in _rows(trace):
+    for ev, a, b, c, d, e in dd_report.event_rows(trace):
         if ev == rules.EV_HAND and dealer < 0:
             dealer = b
         elif ev == rules.EV_PLAY:
@@ -96,9 +99,54 @@ def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) 
                                  _sides(variant.num_players), from_trick=from_trick)
 
 
-SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd)
+COLUMNS = dd_report.seat_columns(MAX_SEATS)
 
 
-def _rows(events) -> list[tuple]:
-    """Trace events (named tuples of their declared fields) as full-width rows ``(event, a .. e)``."""
-    return [tuple(int(x) for x in ev) + (0,) * (6 - len(ev)) for ev in events]
+def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
+    """The ``COLUMNS`` of deals ``start .. start+count-1`` (``run --records dd``; paranoid bound)."""
+    sides = _sides(variant.num_players)
+
+    def deals():
+        for i in range(count):
+            deal = played_deal(variant, table, seed, start + i)
+            yield (deal, *solver_rules(variant, deal["hands"], deal["sitout"]))
+
+    return dd_report.seat_records(deals(), sides, MAX_SEATS)
+
+
+def dd_need(bid: np.ndarray, variant) -> np.ndarray:
+    """Tricks a bid must reach when it is an "at least" bid (ordinary, B6, SM); 0 for the bids
+    of an exact count (Nil, BN, 1F, 2F), which a trick maximum does not decide."""
+    f = form_of(variant)
+    ordinary = (bid >= 1) & (bid <= f.tricks)
+    return np.select([ordinary, bid == B_B6, bid == B_SM], [bid, variant.blind_six_tricks, f.shoot_moon_min_tricks], 0)
+
+
+def dd_tally(unit, df, variant):
+    """Mean double-dummy tricks and trick loss per seat; "at least" bids makeable double dummy
+    (each player alone against the others) against made, by bid."""
+    from simcards.games.cutthroat.records import made
+
+    n = variant.num_players
+    rows = dd_report.seat_tally(df, n)
+    record = stats.record_index(len(df), n)
+    per_seat = lambda name: np.concatenate([df[f"{name}_{s}"].to_numpy() for s in range(n)])  # noqa: E731
+    bid, tricks, dd_tricks = per_seat("bid"), per_seat("tricks"), per_seat("dd_tricks")
+    need = dd_need(bid, variant)
+    has = need > 0
+    makeable = dd_tricks >= need
+    ok = made(bid, tricks, variant)
+    labels = [f"{b:02d}" for b in range(B_SM + 1)]
+    labels[B_B6], labels[B_SM] = "B6", "SM"
+    rows.add("dd_makeable", "rate", makeable, where=has, by=bid, labels=labels, record=record)
+    rows.add("dd_makeable_all", "rate", makeable, where=has, record=record)
+    rows.add("dd_makeable_set", "rate", ~ok, where=has & makeable, record=record)
+    error = need - dd_tricks
+    rows.add("dd_bid_error", "mean", error, where=has, record=record)
+    rows.add("dd_bid_within1", "rate", np.abs(error) <= 1, where=has, record=record)
+    return rows.frame()
+
+
+SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
+                             records=dd_records, tally=dd_tally)
+

@@ -9,6 +9,8 @@ game's own kernel trace, as ``replay`` does.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from simcards.core import dd, dd_report
 from simcards.core.cards import SUIT_MASKS
 from simcards.core.errors import SimcardsError
@@ -35,7 +37,7 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
     _, events = run_trace("deal", variant, table, seed, index)
     hands, cards, winners = [0, 0, 0, 0], [], []
     trump, leader, dealer = -1, -1, -1
-    for ev, a, b, c, d, _ in _rows(events):
+    for ev, a, b, c, d, _ in dd_report.event_rows(events):
         if ev == R.EV_DEAL:
             dealer = c
         elif ev == R.EV_TRUMP:
@@ -75,9 +77,36 @@ def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) 
                                  from_trick=from_trick)
 
 
-SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd)
+COLUMNS = dd_report.seat_columns(4, "alone against the other three (paranoid bound)")
 
 
-def _rows(events) -> list[tuple]:
-    """Trace events (named tuples of their declared fields) as full-width rows ``(event, a .. e)``."""
-    return [tuple(int(x) for x in ev) + (0,) * (6 - len(ev)) for ev in events]
+def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
+    """The ``COLUMNS`` of trump deals ``start .. start+count-1`` (``run --records dd``)."""
+    _check(variant, unit)
+
+    def deals():
+        for i in range(count):
+            deal = played_deal(variant, table, seed, start + i)
+            yield (deal, *solver_rules(variant, deal["trump"]))
+
+    return dd_report.seat_records(deals(), SIDES, 4)
+
+
+def dd_tally(unit, df, variant):
+    """Mean double-dummy tricks and trick loss per seat; the trump chooser's double-dummy
+    tricks against the tricks he took."""
+    rows = dd_report.seat_tally(df, 4)
+    chooser = df["chooser"].to_numpy()
+    at = np.arange(len(df))
+    dd_tricks = np.stack([df[f"dd_tricks_{s}"].to_numpy() for s in range(4)], axis=1)[at, chooser]
+    taken = np.stack([df[f"tricks_{s}"].to_numpy() for s in range(4)], axis=1)[at, chooser]
+    rows.mean("dd_chooser_tricks", "chooser", dd_tricks)
+    rows.mean("chooser_tricks", "chooser", taken)
+    rows.mean("chooser_minus_dd", "chooser", taken - dd_tricks)
+    rows.rate("chooser_below_dd", "chooser", taken < dd_tricks)
+    return rows.frame()
+
+
+SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
+                             records=dd_records, tally=dd_tally)
+

@@ -7,6 +7,8 @@ forced opening club and ``first_trick_trump_allowed``.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from simcards.core import dd, dd_report, stats
@@ -48,6 +50,28 @@ def played_deal(variant, table, seed: int, index: int) -> dict:
 
 
 SIDES = dd_report.Sides(TEAMS, TEAM_NAMES, SEAT_NAMES)
+_local = threading.local()  # one solver table per thread (the odds runner's threads)
+
+
+def opening_leader(variant, hands, dealer: int) -> int:
+    """The seat that leads trick 1 (4.1): left of the dealer, or the holder of the lowest club."""
+    if variant.first_lead == "lowest_club":
+        clubs = sum(1 << int(c) for c in prepared(variant).deck if int(c) < 13)
+        low = clubs & -clubs
+        return next(s for s in range(4) if int(hands[s]) & low)
+    return (dealer + 1) % 4
+
+
+def team_tricks(variant, hands, dealer: int, team: int) -> int:
+    """Tricks team ``team`` takes double dummy from the actual opening lead of a full deal
+    (``bid --dd``: the hands as dealt)."""
+    solver = getattr(_local, "table", None)
+    if solver is None:
+        solver = _local.table = dd.Table()
+    row, masks = solver_rules(variant, hands)
+    solver.fresh()
+    return dd.solve(hands, row, TEAMS[team], masks, leader=opening_leader(variant, hands, dealer), trick1=True,
+                    table=solver)
 
 
 def play_costs(variant, deal: dict, solver: dd.Table | None = None, first_trick: int = 0) -> list[dict]:
@@ -101,13 +125,8 @@ def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.nd
     solver = dd.Table()
     for i in range(count):
         deal = played_deal(variant, table, seed, start + i)
-        costs = play_costs(variant, deal, solver)
-        leader_team = deal["leader"] % 2
-        out[i, leader_team] = costs[0]["best"]
-        out[i, 1 - leader_team] = 13 - costs[0]["best"]
-        for step in costs:
-            out[i, 2 + step["seat"] % 2] += step["cost"]
-            out[i, 4 + step["seat"]] += step["cost"]
+        tricks, lost = dd_report.deal_record(deal, *solver_rules(variant, deal["hands"]), SIDES, solver)
+        out[i] = tricks + [lost[0] + lost[2], lost[1] + lost[3]] + lost
     return out
 
 

@@ -8,7 +8,9 @@ dealt uniformly around yours; a deal is kept only if the seats that already bid 
 have bid exactly so with their policies (rejection). Each legal bid is played on the
 same deals (the later seats bid and everybody plays with their policies), and the table
 shows, per bid, how often it makes (your Nil: no trick), the team's expected points and
-bags, and with ``--scores`` how often the team goes on to win the game.
+bags, and with ``--scores`` how often the team goes on to win the game. With ``--dd``
+(``query["dd"]``) every deal is also solved double dummy for the team (column ``dd_tricks``):
+``P(DD tricks>=bid)`` and ``makeable DD`` per bid, the mean and distribution under the table.
 """
 from __future__ import annotations
 
@@ -150,7 +152,7 @@ def prepare(variant, request):
     cons = parse_constraints(request.constraints, 4, known={seat: list(cards)})
     return {"cards": cards, "seat": seat, "dealer": dealer, "prior": tuple(prior), "options": tuple(options),
             "scores": scores, "bags": tuple(int(b) for b in bags), "bags_from": bags_from, "play_out": bool(given),
-            "constraints": cons, "accept": request.accept}
+            "constraints": cons, "accept": request.accept, "dd": bool(request.options.get("dd"))}
 
 
 def rules_game_over(variant, scores) -> bool:
@@ -197,12 +199,28 @@ def simulate(query, variant, table, seed, start, count):
                 raise SimcardsError(f"spades bid: the policy of {SEATS[int(err[1])]} bid differently on the same deal "
                                     "(a policy must depend only on its view and its random stream)") from None
             raise SimcardsError(error_text(err)) from None
+    if query["dd"]:  # the same deals, solved double dummy (bid --dd; docs/double-dummy.md)
+        from simcards.games.spades.dd import team_tricks
+
+        for i in range(count):
+            hands = [int(h) for h in out[i, rules.ODDS_HANDS:rules.ODDS_HANDS + 4]]
+            out[i, DD_COLUMN] = team_tricks(variant, hands, query["dealer"], query["seat"] % 2)
     return out
 
 
 COLUMNS = (tuple(Column(f"{field}_{bid_name(b).lower()}", f"{field} with the bid {bid_name(b)} (-99: not an option)")
                  for b in range(rules.ODDS_SLOTS) for field in rules.ODDS_FIELDS)
-           + tuple(Column(f"hand{s}", f"cards dealt to seat {s} (bit mask)") for s in range(4)))
+           + tuple(Column(f"hand{s}", f"cards dealt to seat {s} (bit mask)") for s in range(4))
+           + (Column("dd_tricks", "with --dd: tricks the asking seat's team takes double dummy from the actual "
+                                  "opening lead, hands as dealt (-99 without --dd)"),))
+DD_COLUMN = len(COLUMNS) - 1
+
+
+def dd_contract(query, b: int) -> int:
+    """The team's number contract with the bid ``b``: ``b`` plus the partner's earlier number bid
+    (a partner who bids later is not counted: his bid is not known yet)."""
+    partner = query["prior"][(query["seat"] + 2) % 4]
+    return b + (partner if 0 < partner < BN_BIT else 0)
 
 
 def tally(query, df, variant):
@@ -231,6 +249,15 @@ def tally(query, df, variant):
         counts = np.bincount(col["tricks"], minlength=14)
         for k in TRICKS:  # shares as means of indicators: shown in the figure, not --precision targets
             rows.share(f"tricks={k}", name, counts[k], col["tricks"].size)
+        if query["dd"] and not nil:
+            rows.rate("dd_tricks>=bid", name, df["dd_tricks"].to_numpy() >= b)
+            rows.rate("makeable_dd", name, df["dd_tricks"].to_numpy() >= dd_contract(query, b))
+    if query["dd"]:
+        dd_tricks = df["dd_tricks"].to_numpy()
+        rows.mean("dd_tricks", "team", dd_tricks)
+        counts = np.bincount(dd_tricks, minlength=14)
+        for k in TRICKS:
+            rows.share(f"dd_tricks={k}", "team", counts[k], dd_tricks.size)
     return rows.frame()
 
 
@@ -259,12 +286,32 @@ def present(query, summary, variant):
             win = by[("wins_game", name)]
             row["P(win game)"] = round(win.estimate, 4)
             row["win 95% CI"] = _ci(win, 3)
+        if query["dd"]:
+            at_least, makeable = by.get(("dd_tricks>=bid", name)), by.get(("makeable_dd", name))
+            row["P(DD tricks>=bid)"] = "" if at_least is None else round(at_least.estimate, 4)
+            row["makeable DD"] = "" if makeable is None else round(makeable.estimate, 4)
+            row["makeable DD 95% CI"] = "" if makeable is None else _ci(makeable, 3)
         rows.append(row)
     table = pd.DataFrame(rows)
     table = rank_options(table, "team points", hypothetical=table.bid == BN_LABEL,
                          win_column="P(win game)" if query["play_out"] else None)
-    table.attrs["notes"] = [bags_note(query, variant)]
+    table.attrs["notes"] = [bags_note(query, variant)] + (dd_notes(query, by) if query["dd"] else [])
     return table
+
+
+def dd_notes(query, by) -> list[str]:
+    """The lines under a ``bid --dd`` table: the partnership's double-dummy tricks, their mean
+    with its interval and their distribution, and what "makeable DD" counts."""
+    team = "NS" if query["seat"] % 2 == 0 else "EW"
+    mean = by[("dd_tricks", "team")]
+    shares = {k: by[(f"dd_tricks={k}", "team")].estimate for k in TRICKS}
+    dist = ", ".join(f"{k}: {shares[k]:.1%}" for k in TRICKS if shares[k] > 0)
+    partner = query["prior"][(query["seat"] + 2) % 4]
+    whose = (f"your bid plus partner's {bid_name(partner)}" if 0 < partner < BN_BIT
+             else "your bid: partner has not bid a number before you")
+    return [f"double dummy ({team}, hands as dealt, from the actual opening lead): mean {mean.estimate:.2f} tricks "
+            f"{_ci(mean, 2)}; distribution {dist}",
+            f"makeable DD: the team's double-dummy tricks reach the contract ({whose})"]
 
 
 def recommended(query, summary, by: str = "points") -> str:
