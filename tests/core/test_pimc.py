@@ -72,8 +72,8 @@ def test_hard_constraints_use_the_constructive_deal():
 
 def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference():
     # no trump, South (0) on lead with AS 2S, North 2H 3H; the KS is with West or East:
-    # cashing the ace takes a trick in every world, the deuce loses to the king and the ace
-    # is then discarded on a diamond
+    # the ace drops the king and the deuce then wins too (two tricks in every world); the
+    # deuce first loses to the king and the ace is discarded on a diamond (none)
     masks = np.array(SUIT, np.uint64)
     R = dd.rules_row(4, -1)
     m = lambda text: sum(1 << c for c in parse_cards(text))  # noqa: E731
@@ -87,7 +87,7 @@ def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference
             np.uint64(south))
     card, solved = decide(worlds, 2, *args, utility, np.int64(deuce), np.int64(0), np.int64(1), totals)
     assert solved == 2
-    assert (totals[ace], totals[deuce]) == (20, 0)
+    assert (totals[ace], totals[deuce]) == (40, 0)
     assert card == ace
     # equal utilities: the preferred card wins the tie
     card, _ = decide(worlds, 2, *args, np.zeros(3, np.int64), np.int64(deuce), np.int64(0), np.int64(1), totals)
