@@ -15,9 +15,9 @@ any number of threads.
 
 Games use three pieces: :func:`sample_world` (one world, hard constraints), their own
 acceptance test on top (bids, Nil: game knowledge) and :func:`decide` (solve the worlds,
-pick the card). The transposition table is allocated once per decision with
-:data:`TABLE_BITS` (2^(bits+4) entries; small: the late positions PIMC solves need few,
-and a large table costs more to clear than the solves).
+pick the card). The transposition table is allocated once per decision, sized by
+:data:`TABLE_BITS` for the hand size (2^(bits+4) entries: small hands need few entries, and
+clearing a large table costs more than their solves).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from simcards.core.deal import deal_known
 from simcards.core.jit import helper
 from simcards.core.rng import below
 
-TABLE_BITS = 10  # 16,384 entries (~1.4 MB): measured cheaper than larger tables for <= 9-card hands
+TABLE_BITS = (6, 6, 6, 6, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12)  # by cards in the hand to act (measured)
 MAX_WORLDS = 256
 
 
@@ -132,19 +132,20 @@ def new_table(bits):
 
 @helper
 def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
-           node_budget, min_worlds, totals):
+           node_budget, min_worlds, bits, totals):
     """The card of ``legal`` with the largest total ``utility[tricks]`` over the worlds.
 
     ``worlds[w]``: every seat's hand in world ``w`` (``w < count``); ``tc[:npl]``: the trick
     so far, led by ``leader``; ``side``: bitmask of the measured seats; ``utility[v]``: the
     points of the side taking ``v`` of the remaining tricks (trick in progress included).
     Stops after the first world that takes the solver past ``node_budget`` nodes (0: no
-    cap), once ``min_worlds`` are solved. ``totals[c]`` (int64[64], zeroed here): each
+    cap), once ``min_worlds`` are solved. ``bits``: the table's size (:data:`TABLE_BITS`
+    gives one by hand size). ``totals[c]`` (int64[64], zeroed here): each
     card's total. Returns (card, worlds solved); card -1 when no legal card was valued.
     """
     for c in range(64):
         totals[c] = 0
-    keys, bounds, links, heads, meta, ctr = new_table(TABLE_BITS)
+    keys, bounds, links, heads, meta, ctr = new_table(bits)
     out_cards = np.zeros(dd.MAX_MOVES, np.int64)
     out_values = np.zeros(dd.MAX_MOVES, np.int64)
     n = R[dd.R_SEATS]

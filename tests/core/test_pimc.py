@@ -85,13 +85,14 @@ def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference
     ace, deuce = parse_cards("AS 2S")
     args = (R, np.int64(0b0101), masks, np.zeros(8, np.int64), np.int64(0), np.int64(0), np.int64(1), np.int64(0),
             np.uint64(south))
-    card, solved = decide(worlds, 2, *args, utility, np.int64(deuce), np.int64(0), np.int64(1), totals)
+    card, solved = decide(worlds, 2, *args, utility, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
     assert solved == 2
     assert (totals[ace], totals[deuce]) == (40, 0)
     assert card == ace
     # equal utilities: the preferred card wins the tie
-    card, _ = decide(worlds, 2, *args, np.zeros(3, np.int64), np.int64(deuce), np.int64(0), np.int64(1), totals)
+    flat = np.zeros(3, np.int64)
+    card, _ = decide(worlds, 2, *args, flat, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
     assert card == deuce
     # a node budget of one node stops after min_worlds
-    _, solved = decide(worlds, 2, *args, utility, np.int64(-1), np.int64(1), np.int64(1), totals)
+    _, solved = decide(worlds, 2, *args, utility, np.int64(-1), np.int64(1), np.int64(1), np.int64(6), totals)
     assert solved == 1

@@ -32,10 +32,10 @@ import numpy as np
 from simcards.core import dd
 from simcards.core.cards import popcount
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, decide, sample_world
+from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.policies import (
-    EXPERT, EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND, V_LEADER,
+    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND, V_LEADER,
     V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_SEAT, V_SUITS, V_TABLE, V_TRICK, V_TRICKS,
     V_VOIDS, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal, expert_play,
     nil_risk,
@@ -44,7 +44,7 @@ from simcards.games.spades.policies import (
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_TOLERANCE = range(6)
 PIMC_PARAMS = (
     PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
-    PolicyParam("dd_cards", 6, 1, 13, "play double dummy once the seat holds at most this many cards "
+    PolicyParam("dd_cards", 5, 1, 13, "play double dummy once the seat holds at most this many cards "
                 "(before: expert's card)", integer=True),
     PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
                 "spent (0 = no cap)", integer=True),
@@ -204,7 +204,7 @@ def pimc_card(view, rng, totals):
     card, solved = decide(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
                           np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
                           np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
-                          np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), totals)
+                          np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), np.int64(TABLE_BITS[left]), totals)
     if card < 0:
         return prefer, solved
     return card, solved
