@@ -21,7 +21,7 @@ SEED = 20261201
 BUILTIN_GAMES = tuple(builtin_game_names())  # the registry's games of this package (not plug-ins)
 
 
-SLOW_POLICIES = {"pimc"}  # double-dummy search per decision: a few records pin them
+SLOW_POLICIES = {"pimc"}  # double-dummy search per decision (experiment.ladder.SEARCHING): a few records pin them
 
 
 def count_for(unit, policy: str = "") -> int:

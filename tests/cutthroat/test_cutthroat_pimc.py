@@ -9,10 +9,10 @@ from simcards.games.cutthroat import GAME
 @pytest.mark.parametrize("players", [3, 5])
 def test_pimc_plays_reproducibly_and_differs_from_expert(players):
     v = GAME.variant(None, pairs=[f"num_players={players}"])
-    spec = ["pimc:worlds=4:dd_cards=5"] * players
-    one = GAME.simulate("deal", v, GAME.policies.table(spec), 5, 0, 6)
-    two = GAME.simulate("deal", v, GAME.policies.table(spec), 5, 0, 6)
-    expert = GAME.simulate("deal", v, GAME.policies.table(["expert"] * players), 5, 0, 6)
+    spec = ["pimc:worlds=4:dd_cards=7"] * players
+    one = GAME.simulate("deal", v, GAME.policies.table(spec), 5, 0, 12)
+    two = GAME.simulate("deal", v, GAME.policies.table(spec), 5, 0, 12)
+    expert = GAME.simulate("deal", v, GAME.policies.table(["expert"] * players), 5, 0, 12)
     assert np.array_equal(one, two)
     assert not np.array_equal(one, expert)
 
