@@ -2,8 +2,11 @@
 from simcards.core.game import Game
 from simcards.games.cutthroat import dd as _dd, records, replay as _replay, rules
 from simcards.games.cutthroat.odds import BID
+from simcards.games.cutthroat.pimc import PIMC
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import PRESETS, CutthroatVariant
+
+CATALOG.builtins["pimc"] = PIMC  # built on policies.py's expert, so registered here (no import cycle)
 
 GAME = Game(
     name="cutthroat",

@@ -4,9 +4,12 @@ Rules: docs/games/kierki.md; docs: docs/games/kierki.md.
 """
 from simcards.core.game import Game
 from simcards.games.kierki import dd as _dd, odds, records, replay as _replay
+from simcards.games.kierki.pimc import PIMC
 from simcards.games.kierki.policies import CATALOG
 from simcards.games.kierki.rules import run_records
 from simcards.games.kierki.variant import PRESETS, KierkiVariant
+
+CATALOG.builtins["pimc"] = PIMC  # built on policies.py's expert, so registered here (no import cycle)
 
 
 def simulate(unit, variant, table, seed, start, count):

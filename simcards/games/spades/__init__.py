@@ -4,6 +4,7 @@ from simcards.core.policy import PolicyCatalog
 from simcards.games.spades import dd, records
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.odds import BID
+from simcards.games.spades.pimc import PIMC
 from simcards.games.spades.policies import AGGRESSIVE, BASIC, CONSERVATIVE, DECISIONS, EXPERT, QUICK_COUNT, RANDOM
 from simcards.games.spades.replay import replay
 from simcards.games.spades.variant import PRESETS, SpadesVariant
@@ -23,7 +24,7 @@ GAME = Game(
     presets=PRESETS,
     units=records.UNITS,
     policies=PolicyCatalog("spades", DECISIONS, {p.name: p for p in (RANDOM, BASIC, EXPERT, AGGRESSIVE, CONSERVATIVE,
-                                                                      QUICK_COUNT)}, 4),
+                                                                      QUICK_COUNT, PIMC)}, 4),
     seats=lambda variant: 4,
     simulate=simulate,
     tally=records.tally,

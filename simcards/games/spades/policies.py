@@ -42,6 +42,7 @@ State view layout (index constants, ``view[V_BID + seat]`` for per-seat blocks):
 ``V_HANDS_PLAYED``    hands already played in this game
 ``V_PARAMS + k``      the deciding seat's policy parameter k in fixed point: read it with
                       ``param_value(view, V_PARAMS + k)`` (k-th declared ``PolicyParam``)
+``V_PLAYED_BY + seat`` cards that seat has played this hand (public; current trick included)
 ====================  =====================================================================
 
 Decisions: ``blind`` (1 = bid Blind Nil; asked only when BN is legal, before the hand
@@ -67,7 +68,7 @@ VIEW = Layout("spades view", size=64,
               trick=1, leader=1, nplayed=1, led_suit=1, win_seat=1, win_card=1, broken=1,
               played=1, deck=1, suits=4, table=4, bid=4, blind=4, tricks=4, voids=4,
               score=2, bags=2, exchange=2, target=1, bag_limit=1, nil_value=1, bn_value=1,
-              hands_played=1, params=PARAM_SLOTS)
+              hands_played=1, params=PARAM_SLOTS, played_by=4)
 VIEW.export(globals(), "V_", size="VIEW_LEN")
 
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil

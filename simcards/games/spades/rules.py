@@ -31,7 +31,7 @@ from simcards.games.spades.variant import SpadesVariant
 from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
-    V_NPLAYED, V_PARAMS, V_PLAYED, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
+    V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
     V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
 )
 from simcards.core.policy import seat_params, shared_params
@@ -554,6 +554,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
                     best_seat = s
             view[V_TABLE + s] = c
             view[V_PLAYED] = np.int64(played)
+            view[V_PLAYED_BY + s] |= np.int64(cb)
             view[V_WIN_SEAT] = best_seat
             view[V_WIN_CARD] = best
             view[V_BROKEN] = 1 if broken else 0

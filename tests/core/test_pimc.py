@@ -1,0 +1,98 @@
+"""core/pimc.py: the world sampler keeps every hard constraint; decide picks the best total."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcards.core import dd
+from simcards.core.cards import parse_cards
+from simcards.core.pimc import decide, sample_world_py
+
+SUIT = [((1 << 13) - 1) << (13 * s) for s in range(4)]
+
+
+@st.composite
+def situations(draw):
+    """A true deal of the unseen cards, then constraints it satisfies (so a world exists)."""
+    n = draw(st.integers(3, 5))
+    size = draw(st.integers(1, 52 // n))
+    cards = draw(st.permutations(list(range(52))))[: n * size]
+    truth = [sum(1 << c for c in cards[s * size:(s + 1) * size]) for s in range(n)]
+    sizes = [size] * n
+    # some seats already played to the trick: one card fewer
+    for s in range(n):
+        if size > 1 and draw(st.booleans()):
+            truth[s] &= ~(1 << (truth[s].bit_length() - 1))
+            sizes[s] -= 1
+    me = draw(st.integers(0, n - 1))
+    fixed = [0] * n
+    fixed[me] = truth[me]
+    other = draw(st.integers(0, n - 1))
+    if other != me and truth[other]:
+        fixed[other] = truth[other] & -truth[other]  # one card known to be there (a passed card)
+    allowed = []
+    for s in range(n):
+        a = (1 << 64) - 1
+        for suit in range(4):
+            if not truth[s] & SUIT[suit] and draw(st.booleans()):
+                a &= ~SUIT[suit]  # a shown void, true of the real deal
+        allowed.append(0 if s == me else a)
+    unseen = 0
+    for s in range(n):
+        unseen |= truth[s] & ~fixed[s]
+    return unseen, fixed, sizes, allowed, draw(st.integers(0, 2**63))
+
+
+@settings(max_examples=200, deadline=None)
+@given(situations())
+def test_worlds_keep_sizes_voids_and_known_cards(case):
+    unseen, fixed, sizes, allowed, seed = case
+    hands = sample_world_py(unseen, fixed, sizes, allowed, seed)
+    assert hands is not None
+    union = 0
+    for s, h in enumerate(hands):
+        assert bin(h).count("1") == sizes[s]
+        assert h & fixed[s] == fixed[s]  # known cards stay
+        assert h & ~(allowed[s] | fixed[s]) == 0  # no card of a shown void, nothing for the deciding seat
+        assert union & h == 0  # no card twice
+        union |= h
+    known = 0
+    for f in fixed:
+        known |= f
+    assert union == unseen | known  # exactly the unseen cards, never a seen or played one
+
+
+def test_hard_constraints_use_the_constructive_deal():
+    # three seats void in all but one suit each: plain deals almost never fit
+    unseen = SUIT[0] | SUIT[1] | SUIT[2]
+    allowed = [SUIT[0], SUIT[1], SUIT[2]]
+    hands = sample_world_py(unseen, [0, 0, 0], [13, 13, 13], allowed, 5, max_tries=3)
+    assert hands == [SUIT[0], SUIT[1], SUIT[2]]
+    assert sample_world_py(unseen, [0, 0, 0], [13, 13, 13], [SUIT[0], SUIT[0], SUIT[2]], 5) is None
+
+
+def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference():
+    # no trump, South (0) on lead with AS 2S, North 2H 3H; the KS is with West or East:
+    # the ace drops the king and the deuce then wins too (two tricks in every world); the
+    # deuce first loses to the king and the ace is discarded on a diamond (none)
+    masks = np.array(SUIT, np.uint64)
+    R = dd.rules_row(4, -1)
+    m = lambda text: sum(1 << c for c in parse_cards(text))  # noqa: E731
+    south, north = m("AS 2S"), m("2H 3H")
+    worlds = np.array([[south, m("KS 3D"), north, m("4D 5D")],
+                       [south, m("3D 4D"), north, m("KS 5D")]], np.uint64)
+    totals = np.zeros(64, np.int64)
+    utility = np.array([0, 10, 20], np.int64)
+    ace, deuce = parse_cards("AS 2S")
+    args = (R, np.int64(0b0101), masks, np.zeros(8, np.int64), np.int64(0), np.int64(0), np.int64(1), np.int64(0),
+            np.uint64(south))
+    card, solved = decide(worlds, 2, *args, utility, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
+    assert solved == 2
+    assert (totals[ace], totals[deuce]) == (40, 0)
+    assert card == ace
+    # equal utilities: the preferred card wins the tie
+    flat = np.zeros(3, np.int64)
+    card, _ = decide(worlds, 2, *args, flat, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
+    assert card == deuce
+    # a node budget of one node stops after min_worlds
+    _, solved = decide(worlds, 2, *args, utility, np.int64(-1), np.int64(1), np.int64(1), np.int64(6), totals)
+    assert solved == 1
