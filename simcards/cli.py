@@ -688,7 +688,7 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 
 @main.command(epilog=EPILOG_LADDER)
 @click.argument("game")
-@click.option("--policies", help="Policies to rank, separated by commas (default: every built-in); parameters "
+@click.option("--policies", help="Policies to rank, separated by commas (default: every built-in but pimc, which searches and is slow; name it to include it); parameters "
               "as NAME:PARAM=VALUE.")
 @click.option("--unit", help="What one record is (default: a whole game, where the game has one).")
 @click.option("--count", type=int, help="Records per pair (or --games/--deals/...; default 2,000).")

@@ -29,6 +29,6 @@ GAME = Game(
     replay=replay_text,
     aliases=("contract_rummy", "rummy"),
     shortcuts={"players": "num_players", "contract": "contract"},
-    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
+    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
     odds={"odds": ODDS},
 )

@@ -24,7 +24,7 @@ GAME = Game(
     replay=_replay.replay,
     aliases=("cutthroat-spades",),
     shortcuts={"players": "num_players"},
-    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
+    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
     odds={"bid": BID},
     double_dummy=_dd.SUPPORT,
 )

@@ -32,7 +32,7 @@ GAME = Game(
     figures=records.figures,
     replay=_replay.replay,
     shortcuts={"deal-type": "deal_type"},
-    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
+    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
     odds={"trump": odds.TRUMP},
     double_dummy=_dd.SUPPORT,
 )

@@ -50,6 +50,6 @@ GAME = Game(
     # --contract); --baazis is the record count of unit baazi, never match_baazis
     shortcuts={"players": "num_players"},
     sides=lambda variant: ((0, 2), (1, 3)) if variant.num_players == 4 else ((0,), (1,)),  # partnerships: seat 0 with seat 2
-    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
+    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
     odds={"bid": BID},
 )

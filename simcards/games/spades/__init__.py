@@ -32,7 +32,7 @@ GAME = Game(
     replay=replay,
     aliases=("partnership-spades",),
     sides=lambda variant: ((0, 2), (1, 3)),  # partnerships: seat 0 with seat 2
-    default_policy="expert",  # the strongest built-in (paired comparisons: docs/guide.md)
+    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
     odds={"bid": BID},
     double_dummy=dd.SUPPORT,
 )
