@@ -116,7 +116,7 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
     assert hint_text(card_hints(t, state2, worlds=WORLDS), "expert") == first
 
 
-@pytest.mark.parametrize("game, settings, decision", [("seep", [], "move"), ("contract-rummy", [], "discard")])
+@pytest.mark.parametrize("game, settings, decision", [("seep", [], "move")])  # Contract Rummy: tests/contract_rummy/test_play_hints.py
 def test_games_without_card_hints_say_so(game, settings, decision):
     s = new_session(game, seat=0, settings=settings, seed=1)
     s.script.prime({}, -1)
