@@ -15,7 +15,7 @@ was not seen to take must have come from its hand as dealt or from a stock card 
 before; :func:`sample` puts each such card in one of those places, at random among the
 places possible, and deals every other unseen card uniformly (the rest of the pack over
 the other hands and the stock; each reshuffle's pile cards over its unseen places). The
-world is then replayed (``core.interactive._card_hints``) with every public answer of
+world is then replayed (``core.interactive.card_hints``) with every public answer of
 the deal forced, and kept only if the seat sees exactly what it sees now.
 
 Forced answers are public ones only: the draws (a deep take as "list the deep takes",
@@ -42,7 +42,7 @@ from simcards.games.contract_rummy import view as V
 from simcards.games.contract_rummy.melds import JOKER, NT
 from simcards.games.contract_rummy.policies import SIG
 
-HINT_RUNS = 300  # rollouts per hint: a replay or a rollout costs ~5 ms here (numba unboxing the policy tables)
+HINT_RUNS = 600  # rollouts per hint (worlds = 600 / moves, 30..200); a kernel call costs ~3 ms (numba unboxing)
 World = namedtuple("World", ("hands", "upcard", "stock", "plan"))  # int64[MAX_SEATS, NT], int, int64[:], uint64[:]
 
 # the go_down rule's data: the person's seat, the turn now, each seat's turn of going down (-1)
@@ -287,7 +287,7 @@ def rummy_worlds(session, pending) -> CardWorlds:
     from simcards.games.contract_rummy.sim import variant_config
 
     variant, me = session.variant, pending.seat
-    hand, pub = pending.args[:2]
+    pub = pending.args[1]
     n = int(pub[V.P_NPL])
     rows = traced(session)  # (it reruns the record: the log below is this record's)
     log = session.history()
