@@ -36,7 +36,7 @@ from simcards.core.interactive import (
     H_CUR, H_FORCED, H_LOGN, H_OVER, HINT_SEED, MAX_FORCED, MAX_SEATS, CardWorlds,
 )
 from simcards.core.policy import _int64_pointer
-from simcards.core.rng import next_u64, stream_start
+from simcards.core.rng import next_u64
 from simcards.games.contract_rummy import rules as R
 from simcards.games.contract_rummy import view as V
 from simcards.games.contract_rummy.melds import JOKER, NT
@@ -336,9 +336,9 @@ def rummy_worlds(session, pending) -> CardWorlds:
         script.prime(primed, -1, cards=True)
         return [columns(row) for row in run(world, number, np.array(values, np.int64))]
 
-    return CardWorlds(seats=n, deck=np.zeros(0, np.int64), sizes=np.zeros(n, np.int64), known=np.zeros(n, np.uint64),
-                      max_len=np.zeros((n, 4), np.int64), suit_masks=np.zeros(4, np.uint64),
-                      forced=forced, play=play, public=public, best="lead", draw=draw, item="move", play_moves=play_moves,
-                      runs=HINT_RUNS,
+    unused = dict(deck=np.zeros(0, np.int64), sizes=np.zeros(n, np.int64), known=np.zeros(n, np.uint64),
+                  max_len=np.zeros((n, 4), np.int64), suit_masks=np.zeros(4, np.uint64))  # deal_constrained's
+    return CardWorlds(seats=n, **unused, forced=forced, play=play, public=public, best="lead", draw=draw, item="move",
+                      play_moves=play_moves, runs=HINT_RUNS,
                       note="penalty: your penalty points this deal; P(you go out): you go out first; lead: the "
                            "lowest opponent penalty minus yours (the best move has the highest lead).")
