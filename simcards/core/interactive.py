@@ -472,6 +472,11 @@ class CardWorlds:
     ``{column: value}`` (NaN: not applicable); ``public(pending)``: what the seat sees now,
     which a world must reproduce exactly. ``dd(hands)``: ``{card: tricks}`` double dummy
     for the measured side from the position now, or None; ``dd_note`` says why none.
+    ``draw(state)``: a game's own sampler of a world (its arrangement; None: a failed try)
+    in place of ``deal_constrained`` over ``known`` and ``max_len`` (Contract Rummy's worlds
+    are hands of card counts plus the stock's order); ``item``: what a row is.
+    ``play_moves(world, number, values)``: every move played on the world at once (a row
+    of ``play``'s values per move; the game primes the Script), in place of ``play`` per move.
     """
 
     seats: int
@@ -487,6 +492,10 @@ class CardWorlds:
     dd: Callable[[np.ndarray], dict[int, int]] | None = None
     dd_note: str = ""
     note: str = ""  # what the numbers are, one line (e.g. "team points: this hand's score of your side")
+    draw: Callable[[np.ndarray], Any] | None = None
+    item: str = "card"
+    play_moves: Callable[[Any, int, list[int]], list[dict[str, float]]] | None = None
+    runs: int = HINT_RUNS  # rollouts per hint in all (hint_worlds)
 
 
 @dataclass
@@ -504,6 +513,7 @@ class CardHint:
     dd_note: str = ""
     note: str = ""
     kept: list[np.ndarray] = field(default_factory=list)  # the worlds played (hands as dealt)
+    item: str = "card"  # what a row is (CardWorlds.item)
 
 
 def plays_since(rows: np.ndarray, start_events: Sequence[int], play_event: int) -> list[tuple[int, int]]:
@@ -550,9 +560,9 @@ def knowledge(seats: int, own: int, own_hand: int, plays: Sequence[tuple[int, in
     return known, max_len
 
 
-def hint_worlds(cards: int) -> int:
-    """Worlds per card hint with ``cards`` legal cards: ``HINT_RUNS`` rollouts in all, within bounds."""
-    return int(min(MAX_WORLDS, max(MIN_WORLDS, HINT_RUNS // max(cards, 1))))
+def hint_worlds(cards: int, runs: int = HINT_RUNS) -> int:
+    """Worlds per card hint with ``cards`` legal cards: ``runs`` rollouts in all, within bounds."""
+    return int(min(MAX_WORLDS, max(MIN_WORLDS, runs // max(cards, 1))))
 
 
 def card_hints(session: "Session", pending: Pending, worlds: int | None = None, dd_worlds: int = DD_WORLDS,
@@ -582,7 +592,7 @@ def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
     if spec is None:
         raise SimcardsError(f"{session.game.title}: {session.adapter.hints_cover}")
     cards = session.adapter.choices(pending, session.variant).moves
-    worlds = hint_worlds(len(cards)) if worlds is None else int(worlds)
+    worlds = hint_worlds(len(cards), spec.runs) if worlds is None else int(worlds)
     seat, script = session.seat, session.script
     want = spec.public(pending)
     state = np.array([stream_start(np.uint64(session.seed), np.uint64(session.index),
@@ -596,10 +606,15 @@ def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
     tried = 0
     while len(kept) < worlds and tried < MAX_REJECTS * worlds:
         tried += 1
-        if deal_constrained(spec.deck, spec.known, spec.sizes, 0, state, hands, buf, min_len, spec.max_len,
-                            spec.suit_masks, 10_000) < 0:
+        if spec.draw is not None:
+            world = spec.draw(state)
+            if world is None:
+                continue
+        elif deal_constrained(spec.deck, spec.known, spec.sizes, 0, state, hands, buf, min_len, spec.max_len,
+                              spec.suit_masks, 10_000) < 0:
             raise SimcardsError("no deal of the unseen cards fits what your seat has seen")
-        world = hands.copy()
+        else:
+            world = hands.copy()
         number = len(kept)
         script.prime(spec.forced, seat, cards=True)
         try:  # the deal so far, replayed in this world, must show the seat what it sees
@@ -611,11 +626,14 @@ def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
         except IllegalAnswer:  # a card played at the table is not legal in this world
             continue
         results = {}
-        for m in cards:
-            forced = dict(spec.forced)
-            forced[seat] = list(forced.get(seat, [])) + [m.value]
-            script.prime(forced, -1, cards=True)
-            results[m.value] = spec.play(world, number)
+        if spec.play_moves is not None:  # one call for every move
+            results = dict(zip([m.value for m in cards], spec.play_moves(world, number, [m.value for m in cards])))
+        else:
+            for m in cards:
+                forced = dict(spec.forced)
+                forced[seat] = list(forced.get(seat, [])) + [m.value]
+                script.prime(forced, -1, cards=True)
+                results[m.value] = spec.play(world, number)
         for m in cards:
             for k, x in results[m.value].items():
                 if k not in columns:
@@ -633,7 +651,8 @@ def _card_hints(session, pending, worlds, dd_worlds, progress) -> CardHint:
     if spec.dd is not None:
         solved = [spec.dd(w) for w in kept[:dd_worlds]]
         dd = {m.value: np.array([d[m.value] for d in solved], float) for m in cards}
-    return CardHint(cards, columns, out, len(kept), tried, best, spec.best, dd, spec.dd_note, spec.note, kept)
+    return CardHint(cards, columns, out, len(kept), tried, best, spec.best, dd, spec.dd_note, spec.note, kept,
+                    spec.item)
 
 
 def _mean_se(x: np.ndarray) -> tuple[float, float]:
@@ -661,15 +680,15 @@ def hint_text(h: CardHint, policy: str) -> str:
             cells.append(f"{d.mean():.2f}")
             cells.append(f"{max(h.dd[x.value].mean() for x in h.cards) - d.mean():.2f}")
         rows.append(cells)
-    head = ["card"] + show + [f"{h.best_column} vs best"]
+    head = [h.item] + show + [f"{h.best_column} vs best"]
     if h.dd is not None:
         n = len(next(iter(h.dd.values())))
         head += [f"DD tricks ({n} worlds)", "DD cost"]
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     line = lambda cells: "  ".join(x.rjust(w) if i else x.ljust(w) for i, (x, w) in enumerate(zip(cells, widths)))  # noqa: E731
-    text = [f"Card hints: each legal card played on the same {h.worlds} sampled worlds (deals of the cards you have "
-            f"not seen that fit what you have seen; {h.tried} drawn), then by the bots ({policy}) to the end "
-            "of the deal. Mean ± standard error over the worlds; * the best card by "
+    text = [f"{h.item.capitalize()} hints: each legal {h.item} played on the same {h.worlds} sampled worlds (deals "
+            f"of the cards you have not seen that fit what you have seen; {h.tried} drawn), then by the bots "
+            f"({policy}) to the end of the deal. Mean ± standard error over the worlds; * the best {h.item} by "
             f"{h.best_column}; 'vs best': the difference, paired on the same worlds."]
     if h.note:
         text.append(h.note)

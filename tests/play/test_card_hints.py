@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcards.app.play import hints, new_session
+from simcards.app.play import new_session
 from simcards.core.cards import cards_of
 from simcards.core.interactive import Pending, card_hints, hint_text
 
@@ -114,16 +114,3 @@ def test_deals_that_differ_only_in_unseen_cards_give_the_same_hints(monkeypatch)
     first = hint_text(card_hints(s, state, worlds=WORLDS), "expert")
     monkeypatch.setattr(kernel, "prepared", given)
     assert hint_text(card_hints(t, state2, worlds=WORLDS), "expert") == first
-
-
-@pytest.mark.parametrize("game, settings, decision", [("contract-rummy", [], "discard")])  # Seep: tests/seep/test_play_hints.py
-def test_games_without_card_hints_say_so(game, settings, decision):
-    s = new_session(game, seat=0, settings=settings, seed=1)
-    s.script.prime({}, -1)
-    s.game.simulate(s.unit, s.variant, s.script.table, s.seed, s.index, 1)
-    mine = [e.answer for e in s.script.log() if e.seat == 0]
-    state, k = s.advance(), 0
-    while state.decision != decision:
-        state = s.play(mine[k])
-        k += 1
-    assert "are not available for" in hints(s, state)

@@ -3,7 +3,8 @@
 The kernel decides four things per turn (policies.py): the draw (stock, top discard, a deep
 take), whether to lay the contract down now, the discard, and buying out of turn. The
 melds, lay-offs and joker swaps of a player who is down are arranged by the engine, for a
-person as for a bot (docs/play.md).
+person as for a bot (docs/play.md). ``?`` plays every legal answer out on sampled worlds
+of the deal in play (worlds.py).
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def meld_text(m, wrap: bool) -> str:
 
 class ContractRummyAdapter(Adapter):
     seat_at = {"draw": (1, V.P_SEAT), "go_down": (1, V.P_SEAT), "discard": (1, V.P_SEAT), "buy": (1, V.P_SEAT)}
+    hints_cover = "move hints cover every decision (the first draw of a deal: `simcards odds`)"
 
     def seat_names(self, variant):
         return [f"P{s}" for s in range(V.MAX_SEATS)]
@@ -120,6 +122,12 @@ class ContractRummyAdapter(Adapter):
         cards = [t for t in range(JOKER + 1) for _ in range(int(hand[t]))]
         return OddsRequest(hand=tuple(cards), seat=pending.seat, dealer=int(pub[V.P_DEALER]),
                            options={"deal": int(pub[V.P_DEAL])})
+
+
+    def card_worlds(self, session, pending):
+        from simcards.games.contract_rummy.worlds import rummy_worlds
+
+        return rummy_worlds(session, pending)
 
 
 ADAPTER = ContractRummyAdapter()

@@ -281,27 +281,45 @@ def deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, rng, trac
     # 3.6 defines the all-at-once deal for a final contract of runs only; a custom final
     # contract with sets is played like any other deal (docs/games/contract-rummy.md, decisions)
     pub[P_FINAL_ALL] = 1 if (cfg[C_FINAL_ALL] and k == cfg[C_NDEALS] - 1 and pub[P_S] == 0) else 0
+    trace_deal(n, hands, pub, stock, trace)
+
+
+@helper(alloc=False)
+def trace_deal(n, hands, pub, stock, trace):
+    """The deal's events: the deal, every hand, the up-card, the stock from its top."""
     if tracing(trace):
-        emit(trace, EV_DEAL, dealer, k + 1, h, pub[P_S], pub[P_R])
+        emit(trace, EV_DEAL, pub[P_DEALER], pub[P_DEAL], pub[P_HAND_SIZE], pub[P_S], pub[P_R])
         for q in range(n):
             for t in range(NT):
                 if hands[q, t]:
                     emit(trace, EV_HAND, q, t, hands[q, t], 0, 0)
         emit(trace, EV_UPCARD, pub[P_PILE], 0, 0, 0, 0)
+        ns = pub[P_STOCK]
         for i in range(ns):
             emit(trace, EV_STOCK, i, stock[ns - 1 - i], 0, 0, 0)
 
 
 @helper(alloc=False)
 def refill(cfg, pub, stock, pile_who, rng, st, trace):
-    """Reshuffle the pile except its top card into the stock (2.4). False if impossible."""
+    """Reshuffle the pile except its top card into the stock (2.4). False if impossible.
+
+    A ``rng`` longer than its one state slot carries planned refills (hint worlds,
+    play_arranged): ``rng[1]`` the read position, there ``m`` and then the pile position
+    (0 = bottom) of each new stock card, first drawn first. A refill past the plan, or of
+    another size, is shuffled as usual."""
     pl = pub[P_PILE_LEN]
     if pl < 2:
         return False
     m = pl - 1
-    for j in range(m):
-        stock[j] = pub[P_PILE + j]
-    shuffle(stock[:m], rng)
+    c = np.int64(rng[1]) if rng.shape[0] > 1 else np.int64(0)
+    if c > 0 and c + m < rng.shape[0] and np.int64(rng[c]) == m:
+        for i in range(m):
+            stock[m - 1 - i] = pub[P_PILE + np.int64(rng[c + 1 + i])]
+        rng[1] = np.uint64(c + 1 + m)
+    else:
+        for j in range(m):
+            stock[j] = pub[P_PILE + j]
+        shuffle(stock[:m], rng)
     pub[P_PILE] = pub[P_PILE + pl - 1]
     pile_who[0] = pile_who[pl - 1]
     pub[P_PILE_LEN] = 1
@@ -1185,9 +1203,16 @@ def play_deal(k, dealer, tab, b, seats, w, kseat):
     """Play deal k (0-based) with ``dealer`` (seat ``kseat`` holding ``tab.known``, see
     deal_cards); scores in st[S_SCORE + seat]."""
     cfg = tab.cfg
-    hands, pub, melds, stock, pile_who, st, trace = b.hands, b.pub, b.melds, b.stock, b.pile_who, b.st, b.trace
+    deal_cards(k, dealer, cfg, b.hands, b.pub, b.melds, b.stock, b.pile_who, b.st, w.rng_deck, b.trace, w.pack,
+               tab.known, kseat)
+    play_dealt(dealer, cfg, b, seats, w)
+
+
+@helper(alloc=False)
+def play_dealt(dealer, cfg, b, seats, w):
+    """Play the deal just dealt (deal_cards) from its first turn to its end; scores in st."""
+    hands, pub, st, trace = b.hands, b.pub, b.st, b.trace
     n = cfg[C_NPL]
-    deal_cards(k, dealer, cfg, hands, pub, melds, stock, pile_who, st, w.rng_deck, trace, w.pack, tab.known, kseat)
     p = (dealer + 1) % n
     t = 0
     out = -1
@@ -1360,4 +1385,63 @@ def run_records(unit_game, tab, seats, board, seed, start, count, out, scratch, 
         row[5] = mask
         for q in range(MAX_SEATS):
             row[6 + q] = totals[q] if q < n else -1
+    keep_alive(owners)
+
+
+@kernel  # allocates its owners: needs the runtime
+def play_arranged(tab, seats, board, k, dealer, hands0, upcard, stock0, totals0, plan, seed, number, scratch,
+                  moves, script, slot, rewind, out):
+    """Deal ``k`` (0-based) with ``dealer``, dealt as given instead of shuffled: ``hands0[seat, type]``
+    (counts), the up-card ``upcard``, the stock ``stock0`` (first drawn first); the penalty totals before
+    it ``totals0``. Refills are shuffled by stream (``seed``, ``number``, 0), after the planned ones
+    (``plan``: uint64 [-, 2, plan...], see refill); the policies draw from stream 1. The hint worlds of
+    ``simcards play`` (worlds.py) are played so.
+
+    With no ``moves`` the deal is played once, its row (write_deal_row) in ``out[0]``. Otherwise once
+    per move, each from the same deal and random numbers: before play ``j``, ``script[slot] = moves[j]``
+    and the slots ``rewind`` of ``script`` are zeroed (the play Script's buffer, core/interactive.py:
+    the person's next answer, the answer cursors), its row in ``out[j]``."""
+    cfg = tab.cfg
+    n = cfg[C_NPL]
+    owners = (np.zeros(OPT_SIZE, np.int64), np.zeros((16, MF), np.int64), np.zeros(MAX_CARDS, np.int64),
+              np.zeros(plan.shape[0], np.uint64), np.zeros(1, np.uint64))
+    opts, sol, pack, rng_deck, rng_pol = (borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2]),
+                                          borrowed(owners[3]), borrowed(owners[4]))
+    cfg, scratch = borrowed(cfg), borrowed(scratch)
+    tab = Table(cfg, borrowed(tab.known))
+    seats = Seats(seats.draw, seats.go_down, seats.discard, seats.buy, borrowed(seats.params))
+    b = Board(borrowed(board.hands), borrowed(board.pub), borrowed(board.melds), borrowed(board.stock),
+              borrowed(board.pile_who), borrowed(board.st), borrowed(board.trace))
+    pub, st = b.pub, b.st
+    half = scratch.shape[0] // 2
+    w = Work(rng_deck, rng_pol, opts, scratch[:half], scratch[half:], sol, pack)
+    ns = stock0.shape[0]
+    for j in range(max(1, moves.shape[0])):
+        if moves.shape[0] > 0:
+            for z in rewind:
+                script[z] = 0
+            script[slot] = moves[j]
+        for i in range(plan.shape[0]):
+            rng_deck[i] = plan[i]
+        pub[P_NPL] = n
+        for q in range(MAX_SEATS):
+            pub[P_TOTAL + q] = totals0[q]
+        mark = b.trace[0, 0] if tracing(b.trace) else 0
+        deal_cards(k, dealer, cfg, b.hands, pub, b.melds, b.stock, b.pile_who, st, rng_deck, b.trace, pack,
+                   tab.known, -1)
+        if tracing(b.trace):
+            b.trace[0, 0] = mark  # its events are those of the shuffled deal: dropped
+        rng_deck[0] = stream_start(seed, np.uint64(number), np.uint64(0))  # that shuffle gives way to:
+        rng_pol[0] = stream_start(seed, np.uint64(number), np.uint64(1))
+        for q in range(n):
+            for t in range(NT):
+                b.hands[q, t] = hands0[q, t]
+            st[S_JOK_DEALT + q] = hands0[q, JOKER]
+        pub[P_PILE] = upcard
+        for i in range(ns):
+            b.stock[i] = stock0[ns - 1 - i]
+        pub[P_STOCK] = ns
+        trace_deal(n, b.hands, pub, b.stock, b.trace)
+        play_dealt(dealer, cfg, b, seats, w)
+        write_deal_row(out[j], k, cfg, pub, st, dealer)
     keep_alive(owners)
