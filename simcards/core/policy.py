@@ -144,7 +144,9 @@ class Policy:
     ``Policy("cautious", bid=my_bid, base=basic)`` takes ``play`` from ``basic``.
     ``params``: the :class:`PolicyParam` it reads (``param_value(view, V_PARAMS + k)`` for
     the k-th); without its own, a policy has its base's. ``help``: one line for
-    ``simcards policies GAME``.
+    ``simcards policies GAME``. ``searching``: it searches at its decisions (``pimc``), hundreds
+    of times slower than the heuristics, so the ladder leaves it out unless it is named and the
+    golden digests pin it on a few records.
     """
 
     name: str = ""
@@ -152,10 +154,12 @@ class Policy:
     functions: dict = field(default_factory=dict)
     own_params: tuple = ()
     help: str = ""
+    searching: bool = False
 
     def __init__(self, name: str = "", *, base: "Policy | None" = None, params: Sequence[PolicyParam] = (),
-                 help: str = "", **functions: Callable):
+                 help: str = "", searching: bool = False, **functions: Callable):
         self.name = name
+        self.searching = searching
         self.base = base
         self.functions = dict(functions)
         self.own_params = tuple(params)
@@ -365,6 +369,10 @@ class PolicyCatalog:
 
     def names(self) -> list[str]:
         return list(self.builtins)
+
+    def quick_names(self) -> list[str]:
+        """The built-ins that do not search (:attr:`Policy.searching`): the ladder's default."""
+        return [name for name, p in self.builtins.items() if not p.searching]
 
     def policy(self, spec: str) -> Policy:
         """The :class:`Policy` a spec names (parameters ignored; user files loaded)."""

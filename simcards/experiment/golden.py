@@ -21,13 +21,10 @@ SEED = 20261201
 BUILTIN_GAMES = tuple(builtin_game_names())  # the registry's games of this package (not plug-ins)
 
 
-SLOW_POLICIES = {"pimc"}  # double-dummy search per decision (experiment.ladder.SEARCHING): a few records pin them
-
-
-def count_for(unit, policy: str = "") -> int:
+def count_for(unit, searching: bool = False) -> int:
     """Records per configuration: a few hundred cheap records, fewer of the long units, a few
-    deals of the slow policies."""
-    if policy in SLOW_POLICIES:
+    deals of a policy that searches (:attr:`Policy.searching`)."""
+    if searching:
         return 6 if unit.name == "deal" else 1
     return 300 if unit.name == "deal" else 40
 
@@ -52,7 +49,8 @@ def records_digest(game: str, unit: str, policy: str, preset: str | None) -> str
     u = g.unit(unit)
     v = g.variant(preset)
     table = g.policies.table(seat_policies(policy, None, g.seats(v)))
-    array = np.ascontiguousarray(np.asarray(g.simulate(u.name, v, table, SEED, 0, count_for(u, policy)), dtype="<i8"))
+    count = count_for(u, g.policies.builtins[policy].searching)
+    array = np.ascontiguousarray(np.asarray(g.simulate(u.name, v, table, SEED, 0, count), dtype="<i8"))
     h = hashlib.sha256(",".join(u.column_names()).encode())
     h.update(array.tobytes())
     return h.hexdigest()

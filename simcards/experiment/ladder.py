@@ -68,7 +68,6 @@ def default_unit(g: Game) -> str:
     return with_objective[0].name
 
 
-SEARCHING = frozenset({"pimc"})  # a double-dummy search per decision: hundreds of times slower than the others
 
 
 def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str | None = None,
@@ -77,13 +76,13 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
            threads: int | None = None, backend: str = "local", scheduler: str | None = None,
            workers: int | None = None, out=None, force: bool = False, progress: bool = False,
            echo: Callable[[str], None] | None = None, dd_deals: int = 0, **counts: int | None) -> LadderResult:
-    """Play every pair of ``policies`` (default: every built-in but the searching ones,
-    :data:`SEARCHING`, which are named to be included) both ways round; see the module doc."""
+    """Play every pair of ``policies`` (default: every built-in but those that search,
+    :attr:`Policy.searching`, which are named to be included) both ways round; see the module doc."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
 
     g = game if isinstance(game, Game) else get_game(game)
-    names = list(policies) if policies else [p for p in g.policies.names() if p not in SEARCHING]
+    names = list(policies) if policies else g.policies.quick_names()
     names = [g.policies.canonical(p) for p in names]  # one-line errors for bad names or parameters
     if len(set(names)) != len(names):
         raise SimcardsError("--policies: a policy is named twice")
