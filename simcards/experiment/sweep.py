@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from simcards.core.errors import SimcardsError
