@@ -682,6 +682,52 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
     return -1
 
 
+@nb.njit(cache=True, inline="always")
+def _key_cards(k0, k1):
+    """Cards left in a position, from its key's suit lengths (:func:`_lengths_key`)."""
+    t = 0
+    for i in range(12):
+        t += np.int64((k0 >> np.uint64(5 * i)) & np.uint64(31))
+    for i in range(8):
+        t += np.int64((k1 >> np.uint64(5 * i)) & np.uint64(31))
+    return t
+
+
+@nb.njit(cache=True)
+def _sweep(keys, bounds, links, heads, meta):
+    """Free at least half of a full pool: keep the entries of the positions with the most cards
+    left (the costliest to search again), compacted to the front, and rebuild the chains under
+    a new stamp (newest first, as before). Buckets do not move: a node's bucket stays valid."""
+    size = keys.shape[0]
+    count = np.zeros(MAX_DEPTH + 1, np.int64)
+    for e in range(size):
+        count[_key_cards(keys[e, 0], keys[e, 1])] += 1
+    keep_from = MAX_DEPTH + 1
+    kept = 0
+    while keep_from > 0 and kept + count[keep_from - 1] <= size // 2:
+        keep_from -= 1
+        kept += count[keep_from]
+    meta[0] += 1
+    mask = np.uint64(heads.shape[0] - 1)
+    j = 0
+    for e in range(size):
+        if _key_cards(keys[e, 0], keys[e, 1]) < keep_from:
+            continue
+        if j != e:
+            for w in range(ENTRY_WORDS):
+                keys[j, w] = keys[e, w]
+            for w in range(4):
+                bounds[j, w] = bounds[e, w]
+        b = np.int64(_hash3(keys[j]) & mask)
+        if heads[b, 1] != meta[0]:
+            heads[b, 0] = -1
+            heads[b, 1] = meta[0]
+        links[j] = heads[b, 0]
+        heads[b, 0] = j
+        j += 1
+    meta[1] = j
+
+
 @nb.njit(cache=True)
 def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
@@ -713,9 +759,8 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
                     break
             e = links[e]
     if way < 0:
-        if meta[1] >= keys.shape[0]:  # the pool is full: start over (a new stamp empties every bucket)
-            meta[0] += 1
-            meta[1] = 0
+        if meta[1] >= keys.shape[0]:  # the pool is full: keep the entries of the most cards
+            _sweep(keys, bounds, links, heads, meta)
             ctr[C_TT_RESETS] += 1
         if heads[bucket, 1] != meta[0]:
             heads[bucket, 0] = -1
