@@ -23,7 +23,8 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   owners of the cards its proof rested on (the winners that beat a card of their suit, and
   every card above them), numbered by rank among the live cards, so it serves every
   position that agrees on those (partition search). An entry holds a lower and an upper
-  bound on the side's tricks and the best lead;
+  bound on the side's tricks and the best lead; a full pool keeps the entries of the positions
+  with the most cards left (the costliest to search again) and frees the rest;
 - **low-card skipping** (``F_LOWSKIP``): a card below every card of its suit that a refuted
   sibling's proof rests on is refuted by the same proof;
 - **quick tricks** (``F_QUICK``): winners the leader can cash at once (with the partner
@@ -98,11 +99,12 @@ class Table:
     of the entries that share those lengths, newest first; each entry is one rank pattern
     with its bounds. ``meta``: the current problem's stamp and the pool's fill. Buckets
     are valid for one stamp only; :meth:`fresh` starts a new problem (a new deal, rules or
-    measured side) without clearing the arrays; a full pool starts over within a problem.
+    measured side) without clearing the arrays; a full pool keeps its half of the most cards
+    (:func:`_sweep`, counted in ``C_TT_RESETS``) and goes on.
     """
 
-    def __init__(self, bits: int = DEFAULT_TABLE_BITS):
-        size = 1 << (bits + 4)  # entries
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS, entries: int | None = None):
+        size = entries or 1 << (bits + 4)  # the pool: 16 entries a bucket unless ``entries`` says
         self.keys = np.zeros((size, ENTRY_WORDS), np.uint64)
         self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
         self.links = np.zeros(size, np.int64)

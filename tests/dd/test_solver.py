@@ -8,6 +8,7 @@ from simcards.core.cards import SUIT_MASKS
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 
 TABLE = dd.Table(14)
+TINY = dd.Table(0, entries=2)  # a pool that fills and is swept within one solve
 
 
 @st.composite
@@ -51,6 +52,9 @@ def test_solver_matches_plain_minimax(position):
     got = dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1, table=TABLE)
     want = dd_ref.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1)
     assert got == want
+    TINY.fresh()
+    assert dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1,
+                    table=TINY) == want
 
 
 def test_card_values_agree_with_solving_after_each_card():
@@ -94,7 +98,7 @@ def test_a_full_pool_keeps_answers_exact():
     """A pool far too small for the search fills again and again; each time it keeps the entries
     of the most cards and goes on: the answers stay those of a table that never fills."""
     rng = np.random.default_rng(8)
-    small, large = dd.Table(0), dd.Table(14)  # 16 entries
+    small, large = dd.Table(0), dd.Table(14)  # 16 entries, 2^18
     for trump in (-1, 3):
         rules = dd.rules_row(4, trump, lead_restrict=trump >= 0)
         for _ in range(4):
