@@ -7,6 +7,7 @@
     python scripts/bench.py --startup               # start-up of simcards --help, games, rules X
     python scripts/bench.py --dd --dd-deals 20      # double-dummy solves/s (one thread) beside DDS
     python scripts/bench.py --dd --dd-cards 8,10 --dd-ablation   # nodes and time with each technique off
+    python scripts/bench.py --dd --dd-cards 10 --dd-table-bits 12 # a small table (a full pool is swept)
 
 Each line runs the real runner in memory (records="summary": kernels plus the
 streaming summary, no disk I/O) for at least --seconds.
@@ -96,11 +97,13 @@ def dds_solve(hands, denom, leader: int) -> tuple[int, int]:
     return max(fut.score[i] for i in range(fut.cards)), int(fut.nodes)
 
 
-def dd_bench(deals: int, cards: int, strains: str, ablation: bool) -> list[dict]:
+def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: int | None = None) -> list[dict]:
     """Solves per second on one thread from the opening lead (side on lead measured), ours then
     DDS (endplay, SolveBoard with one optimal card) on the same deals, back to back. DDS counts
     as nodes only the trick starts it searches (after its table and quick tricks); ours counts
-    every card played in the search, and ``searched`` the trick starts it searched."""
+    every card played in the search, and ``searched`` the trick starts it searched. Times are
+    the process's CPU time (steadier than wall time on a shared machine); ours also gives the
+    median, 90th percentile and maximum of one solve (full deals have a long tail)."""
     import numpy as np
 
     from simcards.core import dd
@@ -122,24 +125,28 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool) -> list[dict]
     for letter in strains:
         trump, denom = trumps[letter]
         for name, features in variants:
-            table = dd.Table()
+            table = dd.Table() if table_bits is None else dd.Table(table_bits)
             rules = dd.rules_row(4, trump, features=features)
             dd.solve(hands[0], rules, [1, 3], SUIT_MASKS, leader=1, table=table)  # compile / load
             table.counters[:] = 0
-            t = time.perf_counter()
-            ours = []
+            ours, times = [], []
             for h in hands:
                 table.fresh()
+                t = time.process_time()
                 ours.append(dd.solve(h, rules, [1, 3], SUIT_MASKS, leader=1, table=table))
-            seconds = time.perf_counter() - t
+                times.append(time.process_time() - t)
+            seconds = sum(times)
             yield {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
                    "solves_per_s": deals / seconds, "nodes_per_solve": int(table.counters[dd.C_NODES] / deals),
                    "searched_per_solve": int(table.counters[dd.C_TT_STORES] / deals),
                    "tt_hits_per_solve": int(table.counters[dd.C_TT_HITS] / deals),
-                   "quick_cuts_per_solve": int(table.counters[dd.C_QUICK_CUTS] / deals)}
-        t = time.perf_counter()
+                   "quick_cuts_per_solve": int(table.counters[dd.C_QUICK_CUTS] / deals),
+                   "ns_per_node": seconds / max(1, int(table.counters[dd.C_NODES])) * 1e9,
+                   "median_s": float(np.median(times)), "p90_s": float(np.percentile(times, 90)),
+                   "max_s": max(times), "pool_sweeps": int(table.counters[dd.C_TT_RESETS])}
+        t = time.process_time()
         theirs = [dds_solve(h, denom, 1) for h in hands]
-        seconds = time.perf_counter() - t
+        seconds = time.process_time() - t
         yield {"strain": letter, "cards": cards, "deals": deals, "solver": "DDS (endplay)",
                "solves_per_s": deals / seconds, "searched_per_solve": sum(n for _, n in theirs) // deals,
                "agree": sum(a == b for a, (b, _) in zip(ours, theirs))}
@@ -164,16 +171,20 @@ def main() -> None:
     ap.add_argument("--dd-cards", default="13", help="cards per hand for --dd, comma-separated (13: full deals)")
     ap.add_argument("--dd-strains", default="NS", help="strains for --dd: N (no trump), S, H")
     ap.add_argument("--dd-ablation", action="store_true", help="with --dd: also each technique switched off")
+    ap.add_argument("--dd-table-bits", type=int, help="with --dd: table size, dd.Table(bits) (default: dd.Table())")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.dd:
         for cards in (int(c) for c in args.dd_cards.split(",")):
-            for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation):
+            for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation, args.dd_table_bits):
                 print(json.dumps(r) if args.json else
                       f"{r['strain']} {r['cards']:2} cards  {r['solver']:<38} {r['solves_per_s']:9.2f} solves/s"
                       + (f"  {r['nodes_per_solve']:>10,} nodes {r['searched_per_solve']:>8,} searched"
                          f"  {r['tt_hits_per_solve']:>9,} table hits  {r['quick_cuts_per_solve']:>8,} quick cuts"
+                         f"  {r['ns_per_node']:4.0f} ns/node  solve median {r['median_s'] * 1000:.1f} ms,"
+                         f" p90 {r['p90_s'] * 1000:.1f}, max {r['max_s'] * 1000:.1f}"
+                         + (f", {r['pool_sweeps']} pool sweeps" if r['pool_sweeps'] else "")
                          if "nodes_per_solve" in r else
                          f"  {'':>17} {r['searched_per_solve']:>8,} searched  (agrees on {r['agree']} of {r['deals']})"),
                       flush=True)

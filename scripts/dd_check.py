@@ -5,6 +5,7 @@
     python scripts/dd_check.py --deals 50 --strains N  # no trump only
     python scripts/dd_check.py --deals 2000 --cards 8  # 8-card endings (fast)
     python scripts/dd_check.py --deals 30 --strains NS --seed 7 --start 10   # deals 10..39 of seed 7
+    python scripts/dd_check.py --deals 200 --cards 8 --table-bits 6          # a pool that fills often
 
 Bridge mode: 4 seats, 52 cards, no spades-broken rule, no trick-1 rules. For each deal,
 strain and seat on lead it compares the tricks of the side on lead; prints one line per
@@ -28,6 +29,8 @@ def main() -> int:
     ap.add_argument("--strains", default="CDHSN", help="strains to check, from C D H S N")
     ap.add_argument("--cards", type=int, default=13, help="cards per hand (13: full deals; fewer: endings)")
     ap.add_argument("--start", type=int, default=0, help="skip this many deals of the seed first (to split a run)")
+    ap.add_argument("--table-bits", type=int, default=None,
+                    help="transposition table size (dd.Table(bits)); small ones exercise a full pool")
     args = ap.parse_args()
     from endplay.types import Denom
 
@@ -39,7 +42,7 @@ def main() -> int:
     strains = {"C": (Denom.clubs, 0), "D": (Denom.diamonds, 1), "H": (Denom.hearts, 2), "S": (Denom.spades, 3),
                "N": (Denom.nt, -1)}
     rng = np.random.default_rng(args.seed)
-    table = dd.Table()
+    table = dd.Table() if args.table_bits is None else dd.Table(args.table_bits)
     bad = checked = 0
     t0 = time.perf_counter()
     ours_s = dds_s = 0.0

@@ -23,7 +23,8 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   owners of the cards its proof rested on (the winners that beat a card of their suit, and
   every card above them), numbered by rank among the live cards, so it serves every
   position that agrees on those (partition search). An entry holds a lower and an upper
-  bound on the side's tricks and the best lead;
+  bound on the side's tricks and the best lead; a full pool keeps the entries of the positions
+  with the most cards left (the costliest to search again) and frees the rest;
 - **low-card skipping** (``F_LOWSKIP``): a card below every card of its suit that a refuted
   sibling's proof rests on is refuted by the same proof;
 - **quick tricks** (``F_QUICK``): winners the leader can cash at once (with the partner
@@ -98,11 +99,12 @@ class Table:
     of the entries that share those lengths, newest first; each entry is one rank pattern
     with its bounds. ``meta``: the current problem's stamp and the pool's fill. Buckets
     are valid for one stamp only; :meth:`fresh` starts a new problem (a new deal, rules or
-    measured side) without clearing the arrays; a full pool starts over within a problem.
+    measured side) without clearing the arrays; a full pool keeps its half of the most cards
+    (:func:`_sweep`, counted in ``C_TT_RESETS``) and goes on.
     """
 
-    def __init__(self, bits: int = DEFAULT_TABLE_BITS):
-        size = 1 << (bits + 4)  # entries
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS, entries: int | None = None):
+        size = entries or 1 << (bits + 4)  # the pool: 16 entries a bucket unless ``entries`` says
         self.keys = np.zeros((size, ENTRY_WORDS), np.uint64)
         self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
         self.links = np.zeros(size, np.int64)
@@ -682,6 +684,52 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
     return -1
 
 
+@nb.njit(cache=True, inline="always")
+def _key_cards(k0, k1):
+    """Cards left in a position, from its key's suit lengths (:func:`_lengths_key`)."""
+    t = 0
+    for i in range(12):
+        t += np.int64((k0 >> np.uint64(5 * i)) & np.uint64(31))
+    for i in range(8):
+        t += np.int64((k1 >> np.uint64(5 * i)) & np.uint64(31))
+    return t
+
+
+@nb.njit(cache=True)
+def _sweep(keys, bounds, links, heads, meta):
+    """Free at least half of a full pool: keep the entries of the positions with the most cards
+    left (the costliest to search again), compacted to the front, and rebuild the chains under
+    a new stamp (newest first, as before). Buckets do not move: a node's bucket stays valid."""
+    size = keys.shape[0]
+    count = np.zeros(MAX_DEPTH + 1, np.int64)
+    for e in range(size):
+        count[_key_cards(keys[e, 0], keys[e, 1])] += 1
+    keep_from = MAX_DEPTH + 1
+    kept = 0
+    while keep_from > 0 and kept + count[keep_from - 1] <= size // 2:
+        keep_from -= 1
+        kept += count[keep_from]
+    meta[0] += 1
+    mask = np.uint64(heads.shape[0] - 1)
+    j = 0
+    for e in range(size):
+        if _key_cards(keys[e, 0], keys[e, 1]) < keep_from:
+            continue
+        if j != e:
+            for w in range(ENTRY_WORDS):
+                keys[j, w] = keys[e, w]
+            for w in range(4):
+                bounds[j, w] = bounds[e, w]
+        b = np.int64(_hash3(keys[j]) & mask)
+        if heads[b, 1] != meta[0]:
+            heads[b, 0] = -1
+            heads[b, 1] = meta[0]
+        links[j] = heads[b, 0]
+        heads[b, 0] = j
+        j += 1
+    meta[1] = j
+
+
 @nb.njit(cache=True)
 def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
@@ -713,9 +761,8 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
                     break
             e = links[e]
     if way < 0:
-        if meta[1] >= keys.shape[0]:  # the pool is full: start over (a new stamp empties every bucket)
-            meta[0] += 1
-            meta[1] = 0
+        if meta[1] >= keys.shape[0]:  # the pool is full: keep the entries of the most cards
+            _sweep(keys, bounds, links, heads, meta)
             ctr[C_TT_RESETS] += 1
         if heads[bucket, 1] != meta[0]:
             heads[bucket, 0] = -1

@@ -8,6 +8,7 @@ from simcards.core.cards import SUIT_MASKS
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 
 TABLE = dd.Table(14)
+TINY = dd.Table(0, entries=2)  # a pool that fills and is swept within one solve
 
 
 @st.composite
@@ -51,6 +52,9 @@ def test_solver_matches_plain_minimax(position):
     got = dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1, table=TABLE)
     want = dd_ref.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1)
     assert got == want
+    TINY.fresh()
+    assert dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1,
+                    table=TINY) == want
 
 
 def test_card_values_agree_with_solving_after_each_card():
@@ -88,3 +92,20 @@ def test_play_costs_add_up():
     assert len(costs) == 12 and all(s["cost"] >= 0 for s in costs)
     start = dd_ref.solve(hands, rules, [0, 2], SUIT_MASKS, leader=0)
     assert costs[0]["best"] == start
+
+
+def test_a_full_pool_keeps_answers_exact():
+    """A pool far too small for the search fills again and again; each time it keeps the entries
+    of the most cards and goes on: the answers stay those of a table that never fills."""
+    rng = np.random.default_rng(8)
+    small, large = dd.Table(0), dd.Table(14)  # 16 entries, 2^18
+    for trump in (-1, 3):
+        rules = dd.rules_row(4, trump, lead_restrict=trump >= 0)
+        for _ in range(4):
+            deck = rng.permutation(52)
+            hands = [sum(1 << int(c) for c in deck[6 * s:6 * s + 6]) for s in range(4)]
+            small.fresh()
+            large.fresh()
+            got = dd.values(hands, rules, [0, 2], SUIT_MASKS, leader=0, table=small)
+            assert got == dd.values(hands, rules, [0, 2], SUIT_MASKS, leader=0, table=large)
+    assert small.counters[dd.C_TT_RESETS] > 0 and large.counters[dd.C_TT_RESETS] == 0
