@@ -130,6 +130,33 @@ def _ratio_terms(batch: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return batch.merge(totals, on=keys)
 
 
+def _records(g: pd.DataFrame, side: str, n: float) -> float:
+    """Records behind one arm's rows of ``g`` (the tallies' ``records``; ``n`` if absent)."""
+    column = f"records_{side}"
+    return float(g[column].fillna(0).sum()) if column in g else float(n)
+
+
+def unanimous_rates(Sa: float, Na: float, Ka: float, Sb: float, Nb: float, Kb: float,
+                    confidence: float = 0.95) -> tuple[float, float, float]:
+    """Interval and p-value of ``Sb/Nb - Sa/Na`` when every record of each arm agrees (rates of 0 or 1).
+
+    Batch means then have no spread and would give a zero-width interval, which covers
+    nothing but the observed value. Instead each arm gets its exact Clopper–Pearson
+    interval on its ``K`` records (the unit; Bonferroni, each at ``1 - (1 - confidence)/2``)
+    and the difference runs from the lowest to the highest combination; the p-value is
+    Fisher's exact test on the records. Conservative, never empty.
+    """
+    from scipy import stats as sps
+
+    from simcards.core.stats import binomial_interval
+
+    each = 1 - (1 - confidence) / 2
+    xa, xb = Ka * Sa / Na, Kb * Sb / Nb
+    (lo_a, lo_b), (hi_a, hi_b), _ = binomial_interval([xa, xb], [Ka, Kb], each)
+    p = sps.fisher_exact([[round(xb), round(Kb - xb)], [round(xa), round(Ka - xa)]])[1]
+    return float(lo_b - hi_a), float(hi_b - lo_a), float(p)
+
+
 def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[str], n_batches: int,
                        metrics: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
     """Differences ``arm - baseline`` per metric and group with paired and unpaired intervals.
@@ -137,7 +164,9 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
     ``batches`` has columns ``arm, batch, metric, group, kind, n, sum`` (one tally per batch).
     Each arm's estimate is ``R = S / N``; its linearised per-batch residual is
     ``z_b = (s_b - R n_b) / N``, and ``Var(R) ~ B/(B-1) * sum_b z_b^2``. For a paired
-    difference the residuals are subtracted batch by batch before squaring.
+    difference the residuals are subtracted batch by batch before squaring. Rates at 0
+    or 1 in both arms (every record agrees) have no spread to measure and get the exact
+    interval of :func:`unanimous_rates` instead.
     """
     from scipy import stats as sps
     from statsmodels.stats.multitest import multipletests
@@ -171,13 +200,17 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
             diff = Rb - Ra
             half = tq * math.sqrt(var_paired)
             half_unpaired = tq * math.sqrt(var_unpaired)
+            low, high = diff - half, diff + half
             if var_paired > 0:
                 p = 2 * sps.t.sf(abs(diff) / math.sqrt(var_paired), max(B - 1, 1))
             else:
                 p = 0.0 if diff != 0 else 1.0
+            if var_paired == 0 and key[2] == "rate" and Ra in (0.0, 1.0) and Rb in (0.0, 1.0):
+                low, high, p = unanimous_rates(Sa, Na, _records(g, "a", Na), Sb, Nb, _records(g, "b", Nb), confidence)
+                half = (high - low) / 2
             rows.append({"arm": other, "baseline": baseline, "metric": key[0], "group": key[1], "kind": key[2],
                          "n_arm": int(Nb), "n_baseline": int(Na), "estimate_arm": Rb, "estimate_baseline": Ra,
-                         "difference": diff, "ci_low": diff - half, "ci_high": diff + half, "half_width": half,
+                         "difference": diff, "ci_low": low, "ci_high": high, "half_width": half,
                          "unpaired_half_width": half_unpaired, "p_value": p})
     table = pd.DataFrame(rows)
     if len(table):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats as sps
 
@@ -252,3 +253,28 @@ def test_spades_intervals_match_the_spread_over_seeds():
     for m in metrics:
         ratio = np.mean(half[m]) / 1.96 / np.std(est[m], ddof=1)
         assert abs(ratio - 1) <= band, (m, ratio)
+
+
+def test_paired_rates_where_every_record_agrees_keep_their_coverage():
+    # Two arms with rates near 0 and 1 (a strong bot against a weak one): in about half
+    # the replicates every record agrees, the batch means have no spread, and a
+    # zero-width interval at 1.0 would miss the truth 0.998 each time.
+    from simcards.experiment.compare import paired_differences
+
+    p_a, p_b, records, batches, replicates = 0.001, 0.999, 300, 20, 150
+    truth = p_b - p_a
+    rng = np.random.default_rng(2026)
+    hits = unanimous = 0
+    for _ in range(replicates):
+        a = (rng.random(records) < p_a).reshape(batches, -1).sum(axis=1)
+        b = (rng.random(records) < p_b).reshape(batches, -1).sum(axis=1)
+        per = records // batches
+        frame = pd.DataFrame([{"arm": arm, "batch": k, "metric": "win", "group": "all", "kind": "rate",
+                               "n": per, "sum": float(s[k]), "records": per}
+                              for arm, s in (("a", a), ("b", b)) for k in range(batches)])
+        row = paired_differences(frame, "a", ["b"], batches).iloc[0]
+        unanimous += a.sum() == 0 and b.sum() == records
+        hits += bool(row.ci_low <= truth <= row.ci_high)
+        assert row.ci_low < row.ci_high
+    assert unanimous > replicates / 4  # the case under test happened often
+    assert hits / replicates >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / replicates)  # conservative: the floor only
