@@ -193,7 +193,7 @@ def test_makeable_dd_counts_the_partners_later_bid(first):
     makeable = np.mean(tricks >= b + np.where((mate == 0) | (mate == BN_BIT), 0, mate))
     made = np.mean(out[:, b * 7 + 2] == 1)
     assert f"bid {b}: makeable double dummy in {makeable:.1%} of deals, made in {made:.1%}" in doc["notes"]
-    assert any("bid his bot makes after yours" in n for n in doc["notes"])
+    assert any("the bid your partner's bot makes after yours" in n for n in doc["notes"])
     assert any("optimistic" in n and "P(partner Nil)" in n for n in doc["notes"])
     csv = CliRunner().invoke(main, FIRST + ["--dd", "--format", "csv", "--threads", "1"])
     assert csv.exit_code == 0, csv.output
