@@ -828,9 +828,11 @@ stdout (words on stderr), -o FILE writes it to a file; --quiet hides the progres
 @click.argument("game")
 @odds_options
 @click.option("--dd", "double_dummy", is_flag=True,
-              help="Also the team's double-dummy tricks on the same deals: P(DD tricks >= bid), makeable DD, their "
-                   "mean and distribution (Spades; docs/double-dummy.md). A deal takes about 0.5 s to solve, so "
-                   "--dd plays 200 deals unless --deals says more.")
+              help="Also the team's double-dummy tricks on the same deals: P(DD tricks >= bid), makeable DD (the "
+                   "DD tricks reach your bid plus partner's number bid on that deal, before or after yours; your bid "
+                   "alone, an optimistic bound, where he bids Nil: P(partner Nil)), their mean and distribution "
+                   "(Spades; docs/double-dummy.md). A deal takes about 0.5 s to solve, so --dd plays 200 deals "
+                   "unless --deals says more.")
 def bid(game, **kw):
     """For each legal bid of your hand in GAME: how often it makes, expected score and bags."""
     _odds_command("bid", game, **kw)

@@ -10,7 +10,10 @@ same deals (the later seats bid and everybody plays with their policies), and th
 shows, per bid, how often it makes (your Nil: no trick), the team's expected points and
 bags, and with ``--scores`` how often the team goes on to win the game. With ``--dd``
 (``query["dd"]``) every deal is also solved double dummy for the team (column ``dd_tricks``):
-``P(DD tricks>=bid)`` and ``makeable DD`` per bid, the mean and distribution under the table.
+``P(DD tricks>=bid)``, ``makeable DD`` (the team contract of that deal: your bid plus the
+partner's number bid, whether he bid before you or his bot bids after your bid; the kernel
+records the partner's bid per option, ``partner_bid_*``) and ``P(partner Nil)`` per bid, the
+mean and distribution under the table.
 """
 from __future__ import annotations
 
@@ -212,15 +215,25 @@ COLUMNS = (tuple(Column(f"{field}_{bid_name(b).lower()}", f"{field} with the bid
                  for b in range(rules.ODDS_SLOTS) for field in rules.ODDS_FIELDS)
            + tuple(Column(f"hand{s}", f"cards dealt to seat {s} (bit mask)") for s in range(4))
            + (Column("dd_tricks", "with --dd: tricks the asking seat's team takes double dummy from the actual "
-                                  "opening lead, hands as dealt (-99 without --dd)"),))
-DD_COLUMN = len(COLUMNS) - 1
+                                  "opening lead, hands as dealt (-99 without --dd)"),)
+           + tuple(Column(f"partner_bid_{bid_name(b).lower()}", f"the partner's bid when you bid {bid_name(b)}: 0 Nil, "
+                          f"1..13, {BN_BIT} Blind Nil (-99: not an option)") for b in range(rules.ODDS_SLOTS)))
+assert len(COLUMNS) == rules.ODDS_WIDTH
+DD_COLUMN = rules.ODDS_DD
 
 
-def dd_contract(query, b: int) -> int:
-    """The team's number contract with the bid ``b``: ``b`` plus the partner's earlier number bid
-    (a partner who bids later is not counted: his bid is not known yet)."""
-    partner = query["prior"][(query["seat"] + 2) % 4]
-    return b + (partner if 0 < partner < BN_BIT else 0)
+def dd_contract(b: int, partner) -> np.ndarray:
+    """Per deal, the team's number contract with your bid ``b``: ``b`` plus the partner's bid on
+    that deal (``partner_bid_*``: his earlier bid, or his bot's bid after yours) when it is a
+    number, ``b`` alone when he bid Nil or Blind Nil (his Nil is no part of the contract)."""
+    partner = np.asarray(partner, np.int64)
+    return b + np.where((partner > 0) & (partner < BN_BIT), partner, 0)
+
+
+def partner_nil(partner) -> np.ndarray:
+    """Per deal, whether the partner bid Nil or Blind Nil (``partner_bid_*`` 0 or ``BN_BIT``)."""
+    partner = np.asarray(partner, np.int64)
+    return (partner == 0) | (partner == BN_BIT)
 
 
 def tally(query, df, variant):
@@ -249,9 +262,12 @@ def tally(query, df, variant):
         counts = np.bincount(col["tricks"], minlength=14)
         for k in TRICKS:  # shares as means of indicators: shown in the figure, not --precision targets
             rows.share(f"tricks={k}", name, counts[k], col["tricks"].size)
-        if query["dd"] and not nil:
-            rows.rate("dd_tricks>=bid", name, df["dd_tricks"].to_numpy() >= b)
-            rows.rate("makeable_dd", name, df["dd_tricks"].to_numpy() >= dd_contract(query, b))
+        if query["dd"]:
+            mate = df[f"partner_bid_{bid_name(b).lower()}"].to_numpy()
+            rows.rate("partner_nil", name, partner_nil(mate))
+            if not nil:
+                rows.rate("dd_tricks>=bid", name, df["dd_tricks"].to_numpy() >= b)
+                rows.rate("makeable_dd", name, df["dd_tricks"].to_numpy() >= dd_contract(b, mate))
     if query["dd"]:
         dd_tricks = df["dd_tricks"].to_numpy()
         rows.mean("dd_tricks", "team", dd_tricks)
@@ -291,27 +307,47 @@ def present(query, summary, variant):
             row["P(DD tricks>=bid)"] = "" if at_least is None else round(at_least.estimate, 4)
             row["makeable DD"] = "" if makeable is None else round(makeable.estimate, 4)
             row["makeable DD 95% CI"] = "" if makeable is None else _ci(makeable, 3)
+            row["P(partner Nil)"] = round(by[("partner_nil", name)].estimate, 4)
         rows.append(row)
     table = pd.DataFrame(rows)
     table = rank_options(table, "team points", hypothetical=table.bid == BN_LABEL,
                          win_column="P(win game)" if query["play_out"] else None)
-    table.attrs["notes"] = [bags_note(query, variant)] + (dd_notes(query, by) if query["dd"] else [])
+    best = table.loc[table.recommended == "yes", "bid"]
+    table.attrs["notes"] = [bags_note(query, variant)] + (
+        dd_notes(query, by, str(best.iloc[0]) if len(best) else None) if query["dd"] else [])
     return table
 
 
-def dd_notes(query, by) -> list[str]:
+def dd_notes(query, by, best: str | None = None) -> list[str]:
     """The lines under a ``bid --dd`` table: the partnership's double-dummy tricks, their mean
-    with its interval and their distribution, and what "makeable DD" counts."""
+    with its interval and their distribution, what "makeable DD" counts (and why a Nil partner
+    makes it optimistic), and for the recommended bid ``best`` how often it was makeable double
+    dummy and how often the bots made it."""
     team = "NS" if query["seat"] % 2 == 0 else "EW"
     mean = by[("dd_tricks", "team")]
     shares = {k: by[(f"dd_tricks={k}", "team")].estimate for k in TRICKS}
     dist = ", ".join(f"{k}: {shares[k]:.1%}" for k in TRICKS if shares[k] > 0)
     partner = query["prior"][(query["seat"] + 2) % 4]
-    whose = (f"your bid plus partner's {bid_name(partner)}" if 0 < partner < BN_BIT
-             else "your bid: partner has not bid a number before you")
-    return [f"double dummy ({team}, hands as dealt, from the actual opening lead): mean {mean.estimate:.2f} tricks "
-            f"{_ci(mean, 2)}; distribution {dist}",
-            f"makeable DD: the team's double-dummy tricks reach the contract ({whose})"]
+    if partner < 0:
+        whose = ("your bid plus the bid your partner's bot makes after yours on that deal; your bid alone where he "
+                 "bids Nil or Blind Nil")
+    elif 0 < partner < BN_BIT:
+        whose = f"your bid plus partner's {bid_name(partner)}"
+    else:
+        whose = f"your bid alone: partner bid {bid_name(partner)}"
+    lines = [f"double dummy ({team}, hands as dealt, from the actual opening lead): mean {mean.estimate:.2f} tricks "
+             f"{_ci(mean, 2)}; distribution {dist}",
+             f"makeable DD: the team's double-dummy tricks reach the team contract of each deal ({whose})",
+             "P(partner Nil): share of deals where partner bid Nil or Blind Nil; there makeable DD is an optimistic "
+             "bound (the solver maximises the team's tricks, a Nil partner must take none)"]
+    if best is not None:
+        makeable = by.get(("makeable_dd", best))
+        if makeable is None:
+            lines.append(f"bid {best}: a Nil has no double-dummy contract (makeable DD counts number bids)")
+        else:
+            lines.append(f"bid {best}: makeable double dummy in {makeable.estimate:.1%} of deals, made in "
+                         f"{by[('makes', best)].estimate:.1%}")
+    return lines
 
 
 def recommended(query, summary, by: str = "points") -> str:

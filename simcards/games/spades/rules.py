@@ -825,7 +825,9 @@ def _accumulate(row, rec):
 ODDS_SLOTS = 15  # option slots: bids 0 (Nil) .. 13, and BN_BIT = 14 (Blind Nil "had you bid it blind")
 ODDS_FIELDS = ("tricks", "team_tricks", "made", "nil", "points", "bags", "win")  # per option slot
 ODDS_HANDS = ODDS_SLOTS * len(ODDS_FIELDS)  # then 4 columns: the accepted deal (hand masks by seat)
-ODDS_WIDTH = ODDS_HANDS + 4
+ODDS_DD = ODDS_HANDS + 4  # one column the kernel leaves to its caller (bid --dd: the team's double-dummy tricks)
+ODDS_PARTNER = ODDS_DD + 1  # then per option slot: the partner's bid on that replay (0 Nil, 1..13, BN_BIT)
+ODDS_WIDTH = ODDS_PARTNER + ODDS_SLOTS
 FUTURE_STREAM = 5  # play-out of the game: deal stream 5, seat s stream 6 + s (1..4 play this hand)
 TRY_STREAMS = 5  # earlier-bid check, try t >= 1: seat s streams FUTURE_STREAM + 5t + 1 + s
 
@@ -867,7 +869,10 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
     Row ``i`` of ``out`` holds, per option slot (``ODDS_FIELDS``): the seat's tricks,
     its team's tricks, made (1/0, -1 no contract), the seat's Nil (1 made, 0 failed,
     -1 not Nil), team points and new bags this hand, and whether the team won the game
-    (1/0, -1 unfinished or not played out); then the four dealt hands.
+    (1/0, -1 unfinished or not played out); then the four dealt hands; column ``ODDS_DD``
+    is left as it was; then per option slot (``ODDS_PARTNER + slot``) the partner's bid on
+    that replay: 0 Nil, 1..13, ``BN_BIT`` Blind Nil (an earlier partner repeats his bid; a
+    later one bids after the forced option, as his policy does on that deal).
     """
     p = tab.params[0]
     owners = _scratch()
@@ -941,6 +946,8 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
                     err[1] = s
                     raise ValueError("spades: a policy bid differently on the same deal")
             base = o * nf
+            mate = (seat + 2) & 3
+            out[i, ODDS_PARTNER + o] = BN_BIT if rec[D_BLIND + mate] == 1 else rec[D_BID + mate]
             out[i, base] = rec[D_TRICKS + seat]
             out[i, base + 1] = rec[D_WON + team]
             out[i, base + 2] = rec[D_MADE + team]
