@@ -61,7 +61,6 @@ PIMC_PARAMS = (
     PolicyParam("bid_span", 2, 0, 13, "candidate bids: expert's bid and the legal bids within this many of it "
                 "(and Nil when legal)", integer=True),
 )
-TIE_SCALE = 4096  # points outweigh tricks: 256 worlds x 13 tricks < 4096
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
 NIL_RISK_LIMIT = 2.6  # expert's largest Nil risk (behind_nil_risk): a Nil hand is below it
@@ -111,14 +110,16 @@ def _contract_points(bid, taken, extra, bag_cost):
 
 @helper
 def _utility(view, left, nil_seat, bag_cost, out):
-    """``out[v]``: the value of a world where the measured side takes ``v`` of ``left`` tricks:
-    the points (module doc) times :data:`TIE_SCALE`, plus ``v`` (minus ``v`` for a Nil seat),
-    so that between cards of equal points the one that takes more tricks (a Nil: fewer) wins."""
+    """``out[v]``: the points of a world where the measured side takes ``v`` of ``left`` tricks.
+
+    No tie-break towards taking tricks: with ``bag_cost=1`` an overtrick is worth nothing and
+    expert's card (which ducks once the contract is safe) breaks ties; a trick tie-break
+    measured worse at the game level (docs/games/spades.md, "pimc")."""
     me = view[V_SEAT]
     if nil_seat >= 0:
         lose = view[V_NIL_VALUE] * 10
         for v in range(left + 1):
-            out[v] = -(lose if v > 0 else 0) * TIE_SCALE - v
+            out[v] = -(lose if v > 0 else 0) - v
         return
     bids = np.zeros(2, np.int64)
     taken = np.zeros(2, np.int64)
@@ -130,7 +131,7 @@ def _utility(view, left, nil_seat, bag_cost, out):
     us = me & 1
     for v in range(left + 1):
         out[v] = (_contract_points(bids[us], taken[us], v, bag_cost)
-                  - _contract_points(bids[1 - us], taken[1 - us], left - v, bag_cost)) * TIE_SCALE + v
+                  - _contract_points(bids[1 - us], taken[1 - us], left - v, bag_cost))
 
 
 @helper
