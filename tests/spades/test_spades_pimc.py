@@ -88,3 +88,91 @@ def test_parameters_are_validated_in_one_line(spec, words):
     with pytest.raises(SimcardsError) as err:
         GAME.policies.resolve(spec)
     assert words in str(err.value) and "\n" not in str(err.value)
+
+
+# ---------------------------------------------------------------- bidding by simulation
+
+
+def bid_view(hands, record, seat, params=""):
+    """The view of ``seat``'s bid decision in a deal played by the bots (deal unit: 0-0, no bags),
+    the earlier seats' bids as the record has them."""
+    from simcards.games.spades.pimc import _ALL_BIDS
+
+    v = np.zeros(P.VIEW_LEN, np.int64)
+    dealer = record["dealer"]
+    v[P.V_SEAT], v[P.V_DEALER], v[P.V_HAND], v[P.V_LEGAL] = seat, dealer, hands[seat], _ALL_BIDS
+    v[P.V_DECK] = (1 << 52) - 1
+    for s in range(4):
+        v[P.V_SUITS + s] = ((1 << 13) - 1) << (13 * s)
+        v[P.V_TABLE + s] = -1
+        v[P.V_BID + s] = -1
+    s = (dealer + 1) % 4
+    while s != seat:
+        v[P.V_BID + s] = record[f"bid{s}"]
+        s = (s + 1) % 4
+    v[P.V_LED_SUIT], v[P.V_WIN_SEAT], v[P.V_WIN_CARD], v[P.V_LEADER] = -1, -1, -1, -1
+    v[P.V_TARGET], v[P.V_BAG_LIMIT], v[P.V_NIL_VALUE], v[P.V_BN_VALUE] = 500, 10, 100, 200
+    v[P.V_PARAMS:P.V_PARAMS + 8] = GAME.policies.param_row("pimc" + params)
+    return v
+
+
+def expert_deals(count=40, seed=5):
+    from simcards.games.spades.dd import played_deal
+
+    t = table("expert")
+    return [played_deal(variant(), t, seed, i) for i in range(count)]
+
+
+def test_the_play_out_replays_the_kernel_when_the_world_is_the_deal():
+    # expert is deterministic: bidding as the record did, in the true deal, the simulated
+    # hand must give every seat exactly the tricks the kernel gave it (first seat to bid:
+    # the other three bids come from the simulation)
+    from simcards.games.spades.pimc import _expert_view, bid_value
+
+    checked = 0
+    for deal in expert_deals(60):
+        r = deal["record"]
+        if any(r[f"bid{s}"] == 0 for s in range(4)) or r["exchange0"] or r["exchange1"]:
+            continue  # no Nil: the exchange is not simulated
+        seat = (r["dealer"] + 1) % 4
+        base = _expert_view(bid_view(deal["hands"], r, seat))
+        world = np.array(deal["hands"], np.uint64)
+        tricks = np.zeros(4, np.int64)
+        value = bid_value(base, r[f"bid{seat}"], world, base.copy(), base.copy(), np.zeros(4, np.uint64),
+                          np.array([1], np.uint64), tricks, 1.0)
+        assert list(tricks) == [r[f"tricks{s}"] for s in range(4)], deal
+        us, them = seat % 2, 1 - seat % 2
+        points = [10 * (r[f"points{t}"] - r[f"bags{t}"]) for t in range(2)]  # bag_cost 1: overtricks count 0
+        assert value == points[us] - points[them]
+        checked += 1
+    assert checked >= 20, checked
+
+
+def test_bid_candidates_and_expert_fallback():
+    from simcards.games.spades.pimc import bid_totals
+
+    deal = expert_deals(4)[1]
+    r = deal["record"]
+    seat = r["dealer"]  # the last to bid: three bids known
+    bid, worlds, totals = bid_totals(bid_view(deal["hands"], r, seat))
+    assert worlds == 16
+    expert_bid = r[f"bid{seat}"]
+    assert totals and all(b == 0 or abs(b - expert_bid) <= 2 for b in totals)
+    assert bid in totals or bid == expert_bid
+    assert max(totals.values()) == totals.get(bid, 0) or bid == expert_bid
+    # bid_worlds=0: expert's bid, nothing simulated
+    off = bid_totals(bid_view(deal["hands"], r, seat, ":bid_worlds=0"))
+    assert off == (expert_bid, 0, {})
+    # a narrower span only offers bids closer to expert's (and Nil)
+    _, _, narrow = bid_totals(bid_view(deal["hands"], r, seat, ":bid_span=1"))
+    assert all(b == 0 or abs(b - expert_bid) <= 1 for b in narrow)
+
+
+def test_bidding_by_simulation_changes_bids_and_is_reproducible():
+    sim = GAME.simulate("deal", variant(), table("pimc:dd_cards=1"), 17, 0, 30)
+    again = GAME.simulate("deal", variant(), table("pimc:dd_cards=1"), 17, 0, 30)
+    plain = GAME.simulate("deal", variant(), table("pimc:dd_cards=1:bid_worlds=0"), 17, 0, 30)
+    assert np.array_equal(sim, again)
+    bids = [i for i, (name, _) in enumerate(__import__("simcards.games.spades.rules", fromlist=["x"]).DEAL_COLUMNS)
+            if name.startswith("bid")]
+    assert not np.array_equal(sim[:, bids], plain[:, bids])

@@ -30,18 +30,21 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.core import dd
-from simcards.core.cards import popcount
+from simcards.core.cards import bit, lowest_card, popcount
+from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
 from simcards.core.policy import Policy, PolicyParam, param_value
+from simcards.games.spades.rules import record_play, start_trick
 from simcards.games.spades.policies import (
-    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND, V_LEADER,
-    V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_SEAT, V_SUITS, V_TABLE, V_TRICK, V_TRICKS,
+    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
+    V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
+    V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
     V_VOIDS, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal, expert_play,
     nil_risk,
 )
 
-P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_TOLERANCE = range(6)
+P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_TOLERANCE, P_BID_WORLDS, P_BID_SPAN = range(8)
 PIMC_PARAMS = (
     PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
     PolicyParam("dd_cards", 5, 1, 13, "play double dummy once the seat holds at most this many cards "
@@ -53,12 +56,17 @@ PIMC_PARAMS = (
     PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)"),
     PolicyParam("bid_tolerance", 2, 0, 13, "redraw a world where a seat's dealt hand is further than this from "
                 "its bid by expert's rules (13: bids ignored)", integer=True),
+    PolicyParam("bid_worlds", 16, 0, MAX_WORLDS, "deals sampled per bid: each candidate bid is played out by "
+                "expert at every seat in every one (0 = expert's bid)", integer=True),
+    PolicyParam("bid_span", 2, 0, 13, "candidate bids: expert's bid and the legal bids within this many of it "
+                "(and Nil when legal)", integer=True),
 )
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
 NIL_RISK_LIMIT = 2.6  # expert's largest Nil risk (behind_nil_risk): a Nil hand is below it
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ALL_BIDS = (1 << 14) - 1  # a later seat's legal bids in a simulated bidding: Nil and 1..13
 
 
 @helper
@@ -102,7 +110,11 @@ def _contract_points(bid, taken, extra, bag_cost):
 
 @helper
 def _utility(view, left, nil_seat, bag_cost, out):
-    """``out[v]``: the points of a world where the measured side takes ``v`` of ``left`` tricks."""
+    """``out[v]``: the points of a world where the measured side takes ``v`` of ``left`` tricks.
+
+    No tie-break towards taking tricks: with ``bag_cost=1`` an overtrick is worth nothing and
+    expert's card (which ducks once the contract is safe) breaks ties; a trick tie-break
+    measured worse at the game level (docs/games/spades.md, "pimc")."""
     me = view[V_SEAT]
     if nil_seat >= 0:
         lose = view[V_NIL_VALUE] * 10
@@ -123,22 +135,15 @@ def _utility(view, left, nil_seat, bag_cost, out):
 
 
 @helper
-def pimc_card(view, rng, totals):
-    """The card pimc plays (``totals[c]``: each card's total points; all 0 when expert decided).
-    Returns (card, worlds solved)."""
-    legal = np.uint64(view[V_LEGAL])
-    prefer = expert_play(view, rng)
-    for c in range(64):
-        totals[c] = 0
+def _sample_worlds(view, rng, n_worlds, worlds):
+    """Up to ``n_worlds`` deals of the unseen cards into ``worlds`` (module doc: exact hand
+    sizes, shown voids, the cards passed to the partner, redrawn while they contradict the
+    bids). Returns how many were drawn."""
+    tol = int(param_value(view, V_PARAMS + P_BID_TOLERANCE))
     me = view[V_SEAT]
     hand = np.uint64(view[V_HAND])
     left = popcount(hand)
-    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)) or popcount(legal) < 2:
-        return prefer, 0
-    n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
-    tol = int(param_value(view, V_PARAMS + P_BID_TOLERANCE))
     played = np.uint64(view[V_PLAYED])
-    spades = np.uint64(view[V_SUITS + 3])
     fixed = np.zeros(4, np.uint64)
     fixed[me] = hand
     partner = me ^ 2
@@ -153,7 +158,6 @@ def pimc_card(view, rng, totals):
             if (view[V_VOIDS + s] >> suit) & 1:
                 a &= ~np.uint64(view[V_SUITS + suit])
         allowed[s] = a if s != me else np.uint64(0)
-    worlds = np.zeros((n_worlds, 4), np.uint64)
     hands = np.zeros(4, np.uint64)
     cards = np.zeros(64, np.int64)
     buf = np.zeros(64, np.int64)
@@ -171,8 +175,113 @@ def pimc_card(view, rng, totals):
         for s in range(4):
             worlds[count, s] = hands[s]
         count += 1
+    return count
+
+
+@helper
+def _nil_seat(view):
+    """The seat whose Nil the deciding side plays for (this seat or its partner, Nil and no
+    trick yet), or -1: then the partnership's tricks are measured."""
+    me = view[V_SEAT]
+    if view[V_BID + me] == 0 and view[V_TRICKS + me] == 0:
+        return me
+    if view[V_BID + (me ^ 2)] == 0 and view[V_TRICKS + (me ^ 2)] == 0:
+        return me ^ 2
+    return -1
+
+
+@helper
+def rollout(base, world, first, rv, hands, rng, tricks):
+    """Play the hand out from the position of ``base`` (a view at a decision of its seat,
+    with expert's parameters: :func:`_expert_view`) in the deal ``world`` (every seat's
+    hand): the deciding seat plays ``first`` (-1: expert's card), then every seat plays
+    ``expert``'s card. ``tricks[s]``: the tricks seat ``s`` takes from here on, the trick in
+    progress included. ``rv``, ``hands``: scratch. Spades must be broken and trumping on
+    trick 1 is allowed (the rules' defaults: a view does not carry them). The expert
+    decisions draw from ``rng``, the deciding seat's stream; the view is kept by the
+    kernel's own bookkeeping (``rules.start_trick``, ``rules.record_play``)."""
+    for i in range(base.shape[0]):
+        rv[i] = base[i]
+    for s in range(4):
+        hands[s] = world[s]
+        tricks[s] = 0
+    me = base[V_SEAT]
+    given_me = base[V_GIVEN]
+    got_me = base[V_RECEIVED]
+    suit_masks = np.zeros(4, np.uint64)
+    for s in range(4):
+        suit_masks[s] = np.uint64(base[V_SUITS + s])
+    trick = base[V_TRICK]
+    leader = base[V_LEADER]
+    pos = base[V_NPLAYED]
+    led = base[V_LED_SUIT]
+    best = base[V_WIN_CARD]
+    best_seat = base[V_WIN_SEAT]
+    broken = base[V_BROKEN] == 1
+    played = np.uint64(base[V_PLAYED])
+    c = first
+    while trick < 13:
+        s = (leader + pos) & 3
+        rv[V_NPLAYED] = pos
+        if c < 0:
+            legal = spades_legal(hands[s], led, suit_masks, -1, not broken, False)
+            if popcount(legal) == 1:
+                c = lowest_card(legal)
+            else:
+                rv[V_SEAT] = s
+                rv[V_HAND] = np.int64(hands[s])
+                rv[V_LEGAL] = np.int64(legal)
+                rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
+                rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
+                c = expert_play(rv, rng)
+        led, best, best_seat, broken, played = record_play(rv, hands, suit_masks, s, c, pos, led, best,
+                                                           best_seat, broken, played)
+        c = -1
+        pos += 1
+        if pos == 4:
+            tricks[best_seat] += 1
+            rv[V_TRICKS + best_seat] += 1
+            trick += 1
+            leader = best_seat
+            pos = 0
+            led = -1
+            best = -1
+            best_seat = -1
+            if trick < 13:
+                start_trick(rv, trick, leader)
+
+
+@helper
+def pimc_card(view, rng, totals):
+    """The card pimc plays (``totals[c]``: each card's total value; all 0 when expert decided).
+    Returns (card, worlds solved)."""
+    legal = np.uint64(view[V_LEGAL])
+    prefer = expert_play(view, rng)
+    for c in range(64):
+        totals[c] = 0
+    me = view[V_SEAT]
+    left = popcount(np.uint64(view[V_HAND]))
+    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)) or popcount(legal) < 2:
+        return prefer, 0
+    n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
+    worlds = np.zeros((n_worlds, 4), np.uint64)
+    count = _sample_worlds(view, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
+    nil_seat = _nil_seat(view)
+    side = np.int64((1 << me) | (1 << (me ^ 2))) if nil_seat < 0 else np.int64(1 << nil_seat)
+    utility = np.zeros(left + 1, np.int64)
+    _utility(view, left, nil_seat, param_value(view, V_PARAMS + P_BAG_COST), utility)
+    return _dd_card(view, worlds, count, side, utility, prefer, totals)
+
+
+@helper
+def _dd_card(view, worlds, count, side, utility, prefer, totals):
+    """The DD phase: every legal card solved in every world (core.pimc.decide)."""
+    legal = np.uint64(view[V_LEGAL])
+    hand = np.uint64(view[V_HAND])
+    left = popcount(hand)
+    spades = np.uint64(view[V_SUITS + 3])
     # the solver's rules: spades trump; must be broken unless this seat, on lead, could lead one
     R = np.zeros(dd.R_LEN, np.int64)
     R[dd.R_SEATS] = 4
@@ -192,14 +301,6 @@ def pimc_card(view, rng, totals):
     tc = np.zeros(8, np.int64)
     for i in range(npl):
         tc[i] = view[V_TABLE + ((leader + i) & 3)]
-    nil_seat = -1
-    if view[V_BID + me] == 0 and view[V_TRICKS + me] == 0:
-        nil_seat = me
-    elif view[V_BID + partner] == 0 and view[V_TRICKS + partner] == 0:
-        nil_seat = partner
-    side = np.int64((1 << me) | (1 << partner)) if nil_seat < 0 else np.int64(1 << nil_seat)
-    utility = np.zeros(left + 1, np.int64)
-    _utility(view, left, nil_seat, param_value(view, V_PARAMS + P_BAG_COST), utility)
     t1 = 1 if view[V_TRICK] == 0 else 0
     card, solved = decide(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
                           np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
@@ -217,9 +318,108 @@ def pimc_play(view, rng):
     return card
 
 
+@helper
+def _hand_points(view, tricks, bag_cost):
+    """Points (x10) of the deciding seat's team minus the opponents' for a hand whose bids are
+    in ``view`` and whose tricks per seat are ``tricks``: number contracts as in
+    :func:`_contract_points`, a Nil +-``nil_value`` (10-for-200 and the bag penalty aside)."""
+    us = view[V_SEAT] & 1
+    value = 0
+    for team in range(2):
+        bid = 0
+        taken = 0
+        points = 0
+        for s in (team, team + 2):
+            b = view[V_BID + s]
+            if b == 0:
+                points += (-1 if tricks[s] > 0 else 1) * view[V_NIL_VALUE] * 10
+            else:
+                bid += b
+                taken += tricks[s]
+        if bid > 0:
+            points += _contract_points(bid, taken, 0, bag_cost)
+        value += points if team == us else -points
+    return value
+
+
+@helper
+def bid_value(base, bid, world, pb, rv, hands, rng, tricks, bag_cost):
+    """Points (x10, :func:`_hand_points`) of the hand dealt as ``world`` when the deciding
+    seat of ``base`` (its bid decision, expert's parameters) bids ``bid``: the seats after it
+    bid as ``expert`` would with their hands of ``world`` (any bid 0..13 legal), then every
+    seat plays ``expert``'s cards from the opening lead (left of the dealer; no card exchange)."""
+    for i in range(base.shape[0]):
+        pb[i] = base[i]
+    me = base[V_SEAT]
+    dealer = base[V_DEALER]
+    pb[V_BID + me] = bid
+    s = (me + 1) & 3
+    while s != ((dealer + 1) & 3):
+        if pb[V_BID + s] < 0:
+            pb[V_SEAT] = s
+            pb[V_HAND] = np.int64(world[s])
+            pb[V_LEGAL] = np.int64(_ALL_BIDS)
+            pb[V_BID + s] = expert_bid(pb, rng)
+        s = (s + 1) & 3
+    pb[V_SEAT] = me
+    pb[V_HAND] = np.int64(world[me])
+    leader = (dealer + 1) & 3
+    start_trick(pb, 0, leader)
+    pb[V_NPLAYED] = 0
+    pb[V_BROKEN] = 0
+    pb[V_PLAYED] = 0
+    rollout(pb, world, -1, rv, hands, rng, tricks)
+    return _hand_points(pb, tricks, bag_cost)
+
+
+@helper
+def pimc_bid_choice(view, rng, totals):
+    """The bid pimc makes (``totals[b]``: each candidate's total points over the worlds, x10;
+    all 0 when expert's bid stands). Returns (bid, worlds)."""
+    base = _expert_view(view)
+    prefer = expert_bid(base, rng)
+    for b in range(totals.shape[0]):
+        totals[b] = 0
+    n_worlds = min(int(param_value(view, V_PARAMS + P_BID_WORLDS)), MAX_WORLDS)
+    if n_worlds == 0:
+        return prefer, 0
+    legal = np.uint64(view[V_LEGAL])
+    span = int(param_value(view, V_PARAMS + P_BID_SPAN))
+    center = prefer
+    if prefer == 0:
+        center = max(int(expert_estimate(np.uint64(view[V_HAND]), base) + 0.8), 1)
+    candidates = np.uint64(0)
+    for b in range(14):
+        if legal & bit(b) and (b == 0 or abs(b - center) <= span):
+            candidates |= bit(b)
+    candidates |= bit(prefer)
+    if popcount(candidates) < 2:
+        return prefer, 0
+    worlds = np.zeros((n_worlds, 4), np.uint64)
+    count = _sample_worlds(view, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0
+    bag_cost = param_value(view, V_PARAMS + P_BAG_COST)
+    pb = base.copy()
+    rv = base.copy()
+    hands = np.zeros(4, np.uint64)
+    tricks = np.zeros(4, np.int64)
+    for w in range(count):
+        for b in range(14):
+            if candidates & bit(b):
+                totals[b] += bid_value(base, b, worlds[w], pb, rv, hands, rng, tricks, bag_cost)
+    best = prefer
+    for b in range(14):
+        if candidates & bit(b) and totals[b] > totals[best]:
+            best = b
+    return best, count
+
+
 @policy(SIG)
 def pimc_bid(view, rng):
-    return expert_bid(_expert_view(view), rng)
+    totals = np.zeros(14, np.int64)
+    b, _ = pimc_bid_choice(view, rng, totals)
+    return b
 
 
 @policy(SIG)
@@ -239,3 +439,11 @@ def card_totals(view, seed: int = 1):
     totals = np.zeros(64, np.int64)
     card, solved = pimc_card(np.asarray(view, np.int64), rng, totals)
     return int(card), int(solved), {c: int(totals[c]) for c in range(64) if totals[c] != 0}
+
+
+def bid_totals(view, seed: int = 1):
+    """Test entry: (bid, worlds, {candidate bid: total points x10}) of pimc at a filled bid view."""
+    rng = np.array([seed], np.uint64)
+    totals = np.zeros(14, np.int64)
+    bid, worlds = pimc_bid_choice(np.asarray(view, np.int64), rng, totals)
+    return int(bid), int(worlds), {b: int(totals[b]) for b in range(14) if totals[b] != 0}

@@ -490,6 +490,50 @@ def _exchange_phase(tab, seats, w, rec, trace):
 
 
 @inline
+def start_trick(view, trick, leader):
+    """The view at the start of trick ``trick`` led by ``leader`` (nothing on the table yet)."""
+    view[V_TRICK] = trick
+    view[V_LEADER] = leader
+    view[V_LED_SUIT] = -1
+    view[V_WIN_SEAT] = -1
+    view[V_WIN_CARD] = -1
+    for s in range(4):
+        view[V_TABLE + s] = -1
+
+
+@inline
+def record_play(view, hands, suit_masks, s, c, pos, led, best, best_seat, broken, played):
+    """Seat ``s`` plays ``c`` as card ``pos`` of the trick (rules 4.2-4.4): removes it from
+    ``hands[s]`` and updates the public view (table, cards played, voids shown, the card
+    winning so far, spades broken). Returns the new (led suit, winning card, its seat,
+    broken, cards played). The kernel and policies that play a hand out (pimc's rollouts)
+    share it, so both keep the view alike."""
+    cb = bit(c)
+    hands[s] &= ~cb
+    played |= cb
+    if cb & suit_masks[3]:
+        broken = True
+    if pos == 0:
+        led = 3 if cb & suit_masks[3] else (c // 13)
+        best = c
+        best_seat = s
+        view[V_LED_SUIT] = led
+    else:
+        if not (cb & suit_masks[led]):
+            view[V_VOIDS + s] |= 1 << led
+        if _beats(c, best):
+            best = c
+            best_seat = s
+    view[V_TABLE + s] = c
+    view[V_PLAYED] = np.int64(played)
+    view[V_PLAYED_BY + s] |= np.int64(cb)
+    view[V_WIN_SEAT] = best_seat
+    view[V_WIN_CARD] = best
+    view[V_BROKEN] = 1 if broken else 0
+    return led, best, best_seat, broken, played
+
+
+@inline
 def _play_phase(tab, seats, w, leader, forced, rec, trace):
     """Play 13 tricks from ``leader`` (``forced``: the card trick 1 must be led, or -1);
     tricks per seat into ``rec``, and the trick in which spades were broken."""
@@ -504,13 +548,7 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
     for s in range(4):
         tricks[s] = 0
     for trick in range(13):
-        view[V_TRICK] = trick
-        view[V_LEADER] = leader
-        view[V_LED_SUIT] = -1
-        view[V_WIN_SEAT] = -1
-        view[V_WIN_CARD] = -1
-        for s in range(4):
-            view[V_TABLE + s] = -1
+        start_trick(view, trick, leader)
         led = -1
         best = -1
         best_seat = -1
@@ -534,30 +572,11 @@ def _play_phase(tab, seats, w, leader, forced, rec, trace):
                 c = fplay[s](view, rngs[s])
                 if c < 0 or c > 63 or not (legal & bit(c)):
                     raise IllegalAnswer(DEC_PLAY, s, c)
-            cb = bit(c)
-            hands[s] = hand & ~cb
-            played |= cb
             emit(trace, EV_PLAY, s, c, 0, 0, 0)
-            if cb & trumps and not broken:
-                broken = True
+            if bit(c) & trumps and not broken:
                 broken_trick = trick + 1
-            if pos == 0:
-                led = 3 if cb & trumps else (c // 13)
-                best = c
-                best_seat = s
-                view[V_LED_SUIT] = led
-            else:
-                if not (cb & suit_masks[led]):
-                    view[V_VOIDS + s] |= 1 << led
-                if _beats(c, best):
-                    best = c
-                    best_seat = s
-            view[V_TABLE + s] = c
-            view[V_PLAYED] = np.int64(played)
-            view[V_PLAYED_BY + s] |= np.int64(cb)
-            view[V_WIN_SEAT] = best_seat
-            view[V_WIN_CARD] = best
-            view[V_BROKEN] = 1 if broken else 0
+            led, best, best_seat, broken, played = record_play(view, hands, suit_masks, s, c, pos, led, best,
+                                                               best_seat, broken, played)
         tricks[best_seat] += 1
         view[V_TRICKS + best_seat] += 1
         emit(trace, EV_TRICK, trick, leader, best_seat, 0, 0)
