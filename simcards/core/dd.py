@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from simcards.core.cards import bit, highest_card, lowest_card, nth_card, popcount
 
@@ -123,6 +125,27 @@ class Table:
 
 
 # ---------------------------------------------------------------- compiled search
+
+
+@intrinsic
+def _unowned(typingctx, arr):
+    """A view of ``arr`` that holds no reference (no meminfo). Every array a compiled call
+    takes, and every view it makes (``kbuf[d]``), costs an atomic increment and decrement of
+    the array's reference count unless numba prunes them; in the search they were most of the
+    time (a sampling profile). The search runs on such views, which the caller's arrays
+    outlive (:func:`solve_kernel` keeps its own buffers alive to its end)."""
+    def codegen(context, builder, signature, args):
+        src = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        dst = cgutils.create_struct_proxy(signature.return_type)(context, builder)
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        dst.parent = cgutils.get_null_value(dst.parent.type)
+        dst.nitems = src.nitems
+        dst.itemsize = src.itemsize
+        dst.data = src.data
+        dst.shape = src.shape
+        dst.strides = src.strides
+        return dst._getvalue()
+    return arr(arr), codegen
 
 
 @nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
@@ -1047,16 +1070,25 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
     g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, hi)
+    # the search works on views that hold no reference (no atomic reference counting, see
+    # :func:`_unowned`); the arrays they view live until this function's end
+    uH, uR, usm, utc, uts, ust = _unowned(H), _unowned(R), _unowned(suit_masks), _unowned(tc2), _unowned(ts), _unowned(st)
+    ukeys, ubounds, ulinks, uheads, umeta, uctr = (_unowned(keys), _unowned(bounds), _unowned(links), _unowned(heads),
+                                                   _unowned(meta), _unowned(ctr))
+    ukbuf, umbuf, ufr, urb = _unowned(kbuf), _unowned(mbuf), _unowned(fr), _unowned(rb)
     while lo < hi:
         t = min(max(g, lo + 1), hi)
         if not R[R_FEATURES] & F_GUESS:
             t = (lo + hi + 1) // 2  # bisection, for measurement
-        if _search(H, R, side, suit_masks, tc2, ts, st, t, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
+        if _search(uH, uR, side, usm, utc, uts, ust, t, ukeys, ubounds, ulinks, uheads, umeta, uctr, ukbuf, umbuf, ufr,
+                   urb):
             lo = t
             g = t + 1
         else:
             hi = t - 1
             g = t - 1
+    # keep the buffers alive to here (the views above do not)
+    st[0] = tc2[0] + ts[0] + np.int64(kbuf[0, 0]) + mbuf[0, 0] + fr[0, 0] + np.int64(rb[0, 0])
     return lo
 
 
