@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from simcards.core.cards import bit, highest_card, lowest_card, nth_card, popcount
 
@@ -127,28 +125,7 @@ class Table:
 # ---------------------------------------------------------------- compiled search
 
 
-@intrinsic
-def _unowned(typingctx, arr):
-    """A view of ``arr`` that holds no reference (no meminfo). Every array a compiled call
-    takes, and every view it makes (``kbuf[d]``), costs an atomic increment and decrement of
-    the array's reference count unless numba prunes them; in the search they were most of the
-    time (a sampling profile). The search runs on such views, which the caller's arrays
-    outlive (:func:`solve_kernel` keeps its own buffers alive to its end)."""
-    def codegen(context, builder, signature, args):
-        src = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
-        dst = cgutils.create_struct_proxy(signature.return_type)(context, builder)
-        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
-        dst.parent = cgutils.get_null_value(dst.parent.type)
-        dst.nitems = src.nitems
-        dst.itemsize = src.itemsize
-        dst.data = src.data
-        dst.shape = src.shape
-        dst.strides = src.strides
-        return dst._getvalue()
-    return arr(arr), codegen
-
-
-@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
+@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _suit(c, suit_masks):
     b = bit(c)
     for s in range(4):
@@ -157,7 +134,7 @@ def _suit(c, suit_masks):
     return -1
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _beats(c, best, trump, suit_masks):
     """Card ``c`` beats ``best`` (the card winning the trick so far)."""
     sc = _suit(c, suit_masks)
@@ -167,7 +144,7 @@ def _beats(c, best, trump, suit_masks):
     return trump >= 0 and sc == trump
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
     trump = R[R_TRUMP]
@@ -204,7 +181,7 @@ def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     return hand
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _next_seat(R, seat, t1):
     n = R[R_SEATS]
     s = (seat + 1) % n
@@ -213,7 +190,7 @@ def _next_seat(R, seat, t1):
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
     """The table's hash key (``out[:3]``): every hand's suit lengths, leader, spades broken,
     trump and measured side. Entries under one key differ in their rank patterns."""
@@ -248,7 +225,7 @@ _PEXT8 = _pext8_table()
 _POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
     numbered from the bottom (0 = the lowest still out), so only the order of the live cards
@@ -272,7 +249,7 @@ def _canonical(H, n, suit_masks, out):
             out[p] |= v << shift
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _hash3(words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(3):
@@ -282,7 +259,7 @@ def _hash3(words):
     return h
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_cards(alive_suit, r):
     """The ``r`` highest cards of ``alive_suit``."""
     out = _ZERO
@@ -296,7 +273,7 @@ def _top_cards(alive_suit, r):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
     lowest relevant card (16 bits a suit, numbered from the bottom as in :func:`_canonical`)."""
@@ -312,7 +289,7 @@ def _top_mask_of(rel, alive, suit_masks):
     return top
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cards_of_top_mask(top, alive, suit_masks):
     """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
     out = _ZERO
@@ -325,7 +302,7 @@ def _cards_of_top_mask(top, alive, suit_masks):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_trumps(H, R, suit_masks):
     """(holder, k, cards): the seat holding the highest trump still out, how many of the top
     trumps in a row it holds (each wins a trick whenever it is played) and those trumps."""
@@ -353,7 +330,7 @@ def _top_trumps(H, R, suit_masks):
     return holder, k, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _last_trick(H, R, suit_masks, leader, t1):
     """(winner, rel) of the last trick, every player holding one card; ``rel``: the winning
     card if it beat a card of its own suit (its rank decided the trick), else nothing."""
@@ -379,7 +356,7 @@ def _last_trick(H, R, suit_masks, leader, t1):
     return winner, _ZERO
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
     winner (every opponent following or unable to ruff) and then the partner's own cash."""
@@ -450,7 +427,7 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
     return q, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cash(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
 
@@ -533,7 +510,7 @@ def _cash(H, R, side, suit_masks, leader, broken):
     return total, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
     ``skipped[d]``: the cards left out as equivalent to a tried one."""
@@ -626,7 +603,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
     (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
@@ -707,7 +684,7 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _key_cards(k0, k1):
     """Cards left in a position, from its key's suit lengths (:func:`_lengths_key`)."""
     t = 0
@@ -718,7 +695,7 @@ def _key_cards(k0, k1):
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)  # it allocates (its callers run without reference counting)
 def _sweep(keys, bounds, links, heads, meta):
     """Free at least half of a full pool: keep the entries of the positions with the most cards
     left (the costliest to search again), compacted to the front, and rebuild the chains under
@@ -753,7 +730,7 @@ def _sweep(keys, bounds, links, heads, meta):
     meta[1] = j
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
     lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
@@ -817,7 +794,7 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
     ctr[C_TT_STORES] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _hint_first(H, R, suit_masks, suit, rank, cards, count):
     """Move the card of class (``suit``, ``rank`` from the top) to the front of ``cards``."""
     alive = _ZERO
@@ -832,7 +809,7 @@ def _hint_first(H, R, suit_masks, suit, rank, cards, count):
         _to_front(cards, count, c)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _to_front(cards, count, c):
     """Move card ``c`` to the front of ``cards[:count]`` if it is there."""
     for i in range(count):
@@ -843,7 +820,7 @@ def _to_front(cards, count, c):
             return
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _with_skipped(rel, skipped, alive, suit_masks):
     """``rel`` plus the cards skipped as equivalent to a tried card that the proof's pattern
     covers: a skipped card counts only when the card just above it (its representative, or a
@@ -870,7 +847,7 @@ def _with_skipped(rel, skipped, alive, suit_masks):
     return rel
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     """Cards of the refuted card ``c``'s suit that need no search of their own: when ``c`` is
     below every card of its suit that its refutation rests on (``rel``), any card below those
@@ -891,7 +868,7 @@ def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     return live & (low - _ONE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
@@ -1070,25 +1047,16 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)
     g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, hi)
-    # the search works on views that hold no reference (no atomic reference counting, see
-    # :func:`_unowned`); the arrays they view live until this function's end
-    uH, uR, usm, utc, uts, ust = _unowned(H), _unowned(R), _unowned(suit_masks), _unowned(tc2), _unowned(ts), _unowned(st)
-    ukeys, ubounds, ulinks, uheads, umeta, uctr = (_unowned(keys), _unowned(bounds), _unowned(links), _unowned(heads),
-                                                   _unowned(meta), _unowned(ctr))
-    ukbuf, umbuf, ufr, urb = _unowned(kbuf), _unowned(mbuf), _unowned(fr), _unowned(rb)
     while lo < hi:
         t = min(max(g, lo + 1), hi)
         if not R[R_FEATURES] & F_GUESS:
             t = (lo + hi + 1) // 2  # bisection, for measurement
-        if _search(uH, uR, side, usm, utc, uts, ust, t, ukeys, ubounds, ulinks, uheads, umeta, uctr, ukbuf, umbuf, ufr,
-                   urb):
+        if _search(H, R, side, suit_masks, tc2, ts, st, t, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
             lo = t
             g = t + 1
         else:
             hi = t - 1
             g = t - 1
-    # keep the buffers alive to here (the views above do not)
-    st[0] = tc2[0] + ts[0] + np.int64(kbuf[0, 0]) + mbuf[0, 0] + fr[0, 0] + np.int64(rb[0, 0])
     return lo
 
 
