@@ -125,7 +125,7 @@ class Table:
 # ---------------------------------------------------------------- compiled search
 
 
-@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
+@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _suit(c, suit_masks):
     b = bit(c)
     for s in range(4):
@@ -134,7 +134,7 @@ def _suit(c, suit_masks):
     return -1
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _beats(c, best, trump, suit_masks):
     """Card ``c`` beats ``best`` (the card winning the trick so far)."""
     sc = _suit(c, suit_masks)
@@ -144,7 +144,7 @@ def _beats(c, best, trump, suit_masks):
     return trump >= 0 and sc == trump
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
     trump = R[R_TRUMP]
@@ -181,7 +181,7 @@ def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     return hand
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _next_seat(R, seat, t1):
     n = R[R_SEATS]
     s = (seat + 1) % n
@@ -190,7 +190,7 @@ def _next_seat(R, seat, t1):
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
     """The table's hash key (``out[:3]``): every hand's suit lengths, leader, spades broken,
     trump and measured side. Entries under one key differ in their rank patterns."""
@@ -225,7 +225,7 @@ _PEXT8 = _pext8_table()
 _POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
     numbered from the bottom (0 = the lowest still out), so only the order of the live cards
@@ -249,7 +249,7 @@ def _canonical(H, n, suit_masks, out):
             out[p] |= v << shift
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _hash3(words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(3):
@@ -259,7 +259,7 @@ def _hash3(words):
     return h
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_cards(alive_suit, r):
     """The ``r`` highest cards of ``alive_suit``."""
     out = _ZERO
@@ -273,7 +273,7 @@ def _top_cards(alive_suit, r):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
     lowest relevant card (16 bits a suit, numbered from the bottom as in :func:`_canonical`)."""
@@ -289,7 +289,7 @@ def _top_mask_of(rel, alive, suit_masks):
     return top
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cards_of_top_mask(top, alive, suit_masks):
     """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
     out = _ZERO
@@ -302,7 +302,7 @@ def _cards_of_top_mask(top, alive, suit_masks):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_trumps(H, R, suit_masks):
     """(holder, k, cards): the seat holding the highest trump still out, how many of the top
     trumps in a row it holds (each wins a trick whenever it is played) and those trumps."""
@@ -330,7 +330,7 @@ def _top_trumps(H, R, suit_masks):
     return holder, k, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _last_trick(H, R, suit_masks, leader, t1):
     """(winner, rel) of the last trick, every player holding one card; ``rel``: the winning
     card if it beat a card of its own suit (its rank decided the trick), else nothing."""
@@ -356,7 +356,7 @@ def _last_trick(H, R, suit_masks, leader, t1):
     return winner, _ZERO
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
     winner (every opponent following or unable to ruff) and then the partner's own cash."""
@@ -427,7 +427,7 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
     return q, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _cash(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
 
@@ -510,7 +510,7 @@ def _cash(H, R, side, suit_masks, leader, broken):
     return total, used
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
     ``skipped[d]``: the cards left out as equivalent to a tried one."""
@@ -603,7 +603,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
     (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
@@ -684,7 +684,7 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _key_cards(k0, k1):
     """Cards left in a position, from its key's suit lengths (:func:`_lengths_key`)."""
     t = 0
@@ -695,7 +695,7 @@ def _key_cards(k0, k1):
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)  # it allocates (its callers run without reference counting)
 def _sweep(keys, bounds, links, heads, meta):
     """Free at least half of a full pool: keep the entries of the positions with the most cards
     left (the costliest to search again), compacted to the front, and rebuild the chains under
@@ -730,7 +730,7 @@ def _sweep(keys, bounds, links, heads, meta):
     meta[1] = j
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
     lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
@@ -794,7 +794,7 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
     ctr[C_TT_STORES] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _hint_first(H, R, suit_masks, suit, rank, cards, count):
     """Move the card of class (``suit``, ``rank`` from the top) to the front of ``cards``."""
     alive = _ZERO
@@ -809,7 +809,7 @@ def _hint_first(H, R, suit_masks, suit, rank, cards, count):
         _to_front(cards, count, c)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _to_front(cards, count, c):
     """Move card ``c`` to the front of ``cards[:count]`` if it is there."""
     for i in range(count):
@@ -820,7 +820,7 @@ def _to_front(cards, count, c):
             return
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _with_skipped(rel, skipped, alive, suit_masks):
     """``rel`` plus the cards skipped as equivalent to a tried card that the proof's pattern
     covers: a skipped card counts only when the card just above it (its representative, or a
@@ -847,7 +847,7 @@ def _with_skipped(rel, skipped, alive, suit_masks):
     return rel
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     """Cards of the refuted card ``c``'s suit that need no search of their own: when ``c`` is
     below every card of its suit that its refutation rests on (``rel``), any card below those
@@ -868,7 +868,7 @@ def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     return live & (low - _ONE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, heads, meta, ctr, kbuf, mbuf, fr, rb):
     """Whether the side can take ``target0`` of the remaining tricks (the trick in progress
     included) against best play by the others. An explicit stack: ``fr`` one frame per card
