@@ -35,7 +35,11 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   equivalent cards is tried (cards adjacent once played cards are removed).
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
-thread its own :class:`Table`.
+thread its own :class:`Table`. The search's functions are compiled without reference counting
+(numba's ``_nrt=False``): numba's atomic increments and decrements of the arrays they take and
+the views they make were most of the time of a solve (``docs/double-dummy.md``, Speed). They
+allocate nothing; :func:`solve_kernel` and :func:`card_values` allocate the buffers and keep
+them alive while the search runs, and :func:`_sweep`, which allocates, keeps reference counting.
 """
 from __future__ import annotations
 
