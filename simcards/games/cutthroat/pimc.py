@@ -15,6 +15,26 @@ minus 10 per trick off; a Nil or Blind Nil not yet failed -100 if it takes any t
 trick -1. Not modelled: setting the leader or a Nil bidder (expert's heuristics do that
 before ``dd_cards``), prize jacks; the solver assumes spades must be broken unless this seat,
 on lead, could lead one, and allows trumping on trick 1. World shaping by bids: not done.
+
+**Bids by simulation** (``pimc_bid``; ``bid_worlds`` = 0: expert's bid). The seat deals the
+cards it does not hold ``bid_worlds`` times (exact hand sizes, the dealer one card short when he
+sits out trick 1; a world is redrawn up to :data:`SHAPE_TRIES` times while an earlier bidder's
+hand in it would not give his bid under expert's rules: the same bid, or an ordinary bid within
+:data:`BID_TOLERANCE`; blind bids are not checked). Candidates: expert's bid, the legal ordinary
+bids within ``bid_span`` of expert's count (its bid when ordinary, else its ordinary estimate),
+1F, 2F and SM when legal and their tricks (1, 2, the SM threshold) are within ``bid_span`` of
+that count, and Nil whenever legal. Blind bids (B6, BN) stay a separate decision, expert's:
+they are made before the hand is seen, so a hand-based simulation does not apply. In every world
+(the same worlds for every candidate) the later seats bid as expert would with their world
+hands (from this seat's legal bids, after looking), then every seat plays expert's cards to the
+end (:func:`rollout`, with the kernel's own view bookkeeping) and the hand is scored by the
+kernel's ``rules.score_bid`` (bag-outs, prize jacks) with the bag rules the view carries and the
+rules' default values for the rest (Nil 100, BN 200, 1F 50, 2F 40, SM 150; a policy does not see
+them). The value of a world is the seat's points minus the mean of the others' (times n - 1):
+every player is for himself, and a point taken from a rival counts as a point won. The
+candidate with the best total is bid (ties: expert's bid, else the lowest code). The trick
+rules a view does not carry are the defaults: spades must be broken, trumping on trick 1
+allowed, the lowest club led to trick 1 in the joker forms. Draws only from the seat's stream.
 """
 from __future__ import annotations
 
