@@ -146,3 +146,81 @@ def test_bidding_by_simulation_changes_bids_and_is_reproducible(players):
     assert np.array_equal(plain, expert)  # dd_cards=1 plays expert's cards; bid_worlds=0 bids expert's bids
     bids = [i for i, name in enumerate(DEAL_COLUMNS) if name.startswith("bid_")]
     assert not np.array_equal(sim[:, bids], plain[:, bids])
+
+
+@pytest.mark.parametrize("players, jokers", [(3, 0), (5, 2)])
+def test_the_play_out_from_a_play_decision_finishes_the_hand_as_the_kernel_did(players, jokers):
+    # the view at a play decision in mid-hand, rebuilt from the trace (trick in progress, voids
+    # shown, tricks and prize jacks so far); played out from there by expert with the true
+    # remaining hands, every seat must take the tricks the kernel gave it afterwards
+    from simcards.core.dd_report import event_rows
+    from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES as SUITS
+    from simcards.games.cutthroat import layout as L, rules
+    from simcards.games.cutthroat.pimc import _expert_view, rollout
+
+    v = GAME.variant(None, pairs=[f"num_players={players}", f"jokers={jokers}"])
+    n = players
+    trumps = int(SUITS[3])
+    checked = 0
+    for index in range(8):
+        view, masks, r, hands, _, dealer = bid_position(v, "expert", 7, index, 0)
+        _, trace = rules.trace_record("deal", v, GAME.policies.table(["expert"] * n), 7, index)
+        plays = [(a, b, c, d) for ev, a, b, c, d, e in event_rows(trace) if ev == rules.EV_PLAY]
+        for s in range(n):
+            view[L.V_BID + s] = r[f"bid_{s}"]
+        for cut in (len(plays) // 3 + 1, len(plays) // 2 + 2):  # stop before play number ``cut``
+            vw, m = view.copy(), masks.copy()
+            left, voids = list(hands), [0] * n
+            tricks, jacks = [0] * n, [0] * n
+            played, table = 0, []
+            broken = False
+            for k, (seat, c, trick, pos) in enumerate(plays[:cut + 1]):
+                if pos == 0:
+                    table = []
+                if k == cut:
+                    break
+                b = 1 << c
+                if table and not b & int(SUITS[table[0][2]]):
+                    voids[seat] |= int(SUITS[table[0][2]])
+                led = table[0][2] if table else (3 if b & trumps else c // 13)
+                table.append((seat, c, led))
+                left[seat] &= ~b
+                played |= b
+                broken |= bool(b & trumps)
+                if k + 1 == len(plays) or plays[k + 1][3] == 0:  # the trick is complete: its winner
+                    best = None
+                    for s2, c2, _ in table:
+                        t2 = 1 << c2 & trumps
+                        if best is None or (t2 and not best[2]) or ((t2 != 0) == best[2] and
+                                                                   (t2 or c2 // 13 == led) and c2 > best[1]):
+                            best = (s2, c2, t2 != 0)
+                    tricks[best[0]] += 1
+                    jacks[best[0]] |= sum(1 << x for _, x, _ in table) & int(m[L.M_PRIZE])
+            seat, c, trick, pos = plays[cut]
+            assert pos == len(table)
+            vw[L.V_PHASE], vw[L.V_SEAT], vw[L.V_TRICK], vw[L.V_NPLAYED] = L.PHASE_PLAY, seat, trick, pos
+            vw[L.V_LEADER] = table[0][0] if table else seat
+            vw[L.V_SITOUT] = dealer if (trick == 0 and jokers == 2) else -1
+            vw[L.V_BROKEN] = int(broken)
+            vw[L.V_LED_SUIT] = table[0][2] if table else -1
+            best = None
+            for s2, c2, _ in table:
+                t2 = 1 << c2 & trumps
+                if best is None or (t2 and not best[2]) or ((t2 != 0) == best[2] and
+                                                           (t2 or c2 // 13 == table[0][2]) and c2 > best[1]):
+                    best = (s2, c2, t2 != 0)
+            vw[L.V_WIN_SEAT], vw[L.V_WIN_CARD] = (best[0], best[1]) if best else (-1, -1)
+            for i, (s2, c2, _) in enumerate(table):
+                vw[L.V_TRICK_CARD + i], vw[L.V_TRICK_SEAT + i] = c2, s2
+            for s in range(n):
+                vw[L.V_TRICKS + s], vw[L.V_JACKS + s] = tricks[s], jacks[s]
+                m[L.M_VOID + s] = voids[s]
+            m[L.M_HAND], m[L.M_PLAYED] = left[seat], played
+            m[L.M_TRICK] = sum(1 << c2 for _, c2, _ in table)
+            base = _expert_view(vw)
+            out = np.zeros(n, np.int64)
+            rollout(base, m, np.array(left, np.uint64), -1, base.copy(), m.copy(), np.zeros(n, np.uint64),
+                    np.array([1], np.uint64), out, np.zeros(n, np.uint64))
+            assert [tricks[s] + out[s] for s in range(n)] == [r[f"tricks_{s}"] for s in range(n)], (index, cut)
+            checked += 1
+    assert checked == 16
