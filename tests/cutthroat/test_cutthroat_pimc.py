@@ -92,7 +92,7 @@ def test_the_play_out_replays_the_kernel_when_the_world_is_the_deal(players, jok
 
         assert [int(pb[V_BID + s]) for s in range(n)] == [r[f"bid_{s}"] for s in range(n)], index
         assert list(tricks) == [r[f"tricks_{s}"] for s in range(n)], index
-        code = [(1 if j >> 9 & 1 else 0) + (2 if j >> 22 & 1 else 0) + (4 if j >> 35 & 1 else 0) for j in map(int, jacks)]
+        code = [(j >> 9 & 1) + 2 * (j >> 22 & 1) + 4 * (j >> 35 & 1) for j in map(int, jacks)]
         assert code == [r[f"jacks_{s}"] for s in range(n)], index  # prize jacks JC, JD, JH as the record codes them
         deltas = [r[f"delta_{s}"] for s in range(n)]
         assert value == (n - 1) * deltas[seat] - sum(deltas[s] for s in range(n) if s != seat), index

@@ -5,8 +5,9 @@ to the other players ``worlds`` times (exact hand sizes, shown voids; the dealer
 trick 1 in the 5-player 2-joker form holds one card fewer), solves every legal card in every
 world double dummy with the seat measured alone against all the others together (the
 paranoid bound of docs/double-dummy.md), and plays the card with the best total score (ties:
-expert's card if among the best, else the lowest card). Earlier, and for every other
-decision, it is ``expert`` at expert's default parameters.
+expert's card if among the best, else the lowest card). Earlier, and for the blind offer and
+the redeal question, it is ``expert`` at expert's default parameters; it bids by simulation
+(below).
 
 Score of a world where the seat takes ``v`` more tricks, from the tricks its bid still wants
 (``tricks_wanted``): an at-least bid (ordinary, B6, SM) 100 when made plus 10 per trick up to
@@ -204,7 +205,8 @@ ScoreRules = namedtuple("ScoreRules", (
 _D = CutthroatVariant()
 NIL_VALUE, BN_VALUE, FAILED_NIL_BAGS = _D.nil_value, _D.blind_nil_value, int(_D.failed_nil_tricks_as_bags)
 ONE_F_VALUE, TWO_F_VALUE, B6_VALUE = _D.one_for_fifty_value, _D.two_for_forty_value, _D.blind_six_value
-SM_VALUE, SM_FAIL_VALUE, SM_OVERTRICKS = _D.shoot_moon_value, _D.shoot_moon_fail_value, int(_D.shoot_moon_overtricks_score)
+SM_VALUE, SM_FAIL_VALUE = _D.shoot_moon_value, _D.shoot_moon_fail_value
+SM_OVERTRICKS = int(_D.shoot_moon_overtricks_score)
 JACK_POINTS, JH_RELIEF = _D.prize_jack_points, _D.jack_of_hearts_bag_relief
 BAG_PENALTY, BAG_POINT = _D.bag_penalty_per_bag, _D.bag_point_value
 BAG_OUT = int(BAG_OUT_PENALTY.PER_ACCUMULATED_BAG)
