@@ -5,8 +5,9 @@ to the other players ``worlds`` times (exact hand sizes, shown voids; the dealer
 trick 1 in the 5-player 2-joker form holds one card fewer), solves every legal card in every
 world double dummy with the seat measured alone against all the others together (the
 paranoid bound of docs/double-dummy.md), and plays the card with the best total score (ties:
-expert's card if among the best, else the lowest card). Earlier, and for every other
-decision, it is ``expert`` at expert's default parameters.
+expert's card if among the best, else the lowest card). Earlier, and for the blind offer and
+the redeal question, it is ``expert`` at expert's default parameters; it bids by simulation
+(below).
 
 Score of a world where the seat takes ``v`` more tricks, from the tricks its bid still wants
 (``tricks_wanted``): an at-least bid (ordinary, B6, SM) 100 when made plus 10 per trick up to
@@ -15,25 +16,51 @@ minus 10 per trick off; a Nil or Blind Nil not yet failed -100 if it takes any t
 trick -1. Not modelled: setting the leader or a Nil bidder (expert's heuristics do that
 before ``dd_cards``), prize jacks; the solver assumes spades must be broken unless this seat,
 on lead, could lead one, and allows trumping on trick 1. World shaping by bids: not done.
+
+**Bids by simulation** (``pimc_bid``; ``bid_worlds`` = 0: expert's bid). The seat deals the
+cards it does not hold ``bid_worlds`` times (exact hand sizes, the dealer one card short when he
+sits out trick 1; a world is redrawn up to :data:`SHAPE_TRIES` times while an earlier bidder's
+hand in it would not give his bid under expert's rules: the same bid, or an ordinary bid within
+:data:`BID_TOLERANCE`; blind bids are not checked). Candidates: expert's bid, the legal ordinary
+bids within ``bid_span`` of expert's count (its bid when ordinary, else its ordinary estimate),
+1F, 2F and SM when legal and their tricks (1, 2, the SM threshold) are within ``bid_span`` of
+that count, and Nil whenever legal. Blind bids (B6, BN) stay a separate decision, expert's:
+they are made before the hand is seen, so a hand-based simulation does not apply. In every world
+(the same worlds for every candidate) the later seats bid as expert would with their world
+hands (from this seat's legal bids, after looking), then every seat plays expert's cards to the
+end (:func:`rollout`, with the kernel's own view bookkeeping) and the hand is scored by the
+kernel's ``rules.score_bid`` (bag-outs, prize jacks) with the bag rules the view carries and the
+rules' default values for the rest (Nil 100, BN 200, 1F 50, 2F 40, SM 150; a policy does not see
+them). The value of a world is the seat's points minus the mean of the others' (times n - 1):
+every player is for himself, and a point taken from a rival counts as a point won. The
+candidate with the best total is bid (ties: expert's bid, else the lowest code). The trick
+rules a view does not carry are the defaults: spades must be broken, trumping on trick 1
+allowed, the lowest club led to trick 1 in the joker forms. Draws only from the seat's stream.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from simcards.core import dd
-from simcards.core.cards import popcount
+from collections import namedtuple
+
+from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
 from simcards.core.policy import Policy, PolicyParam, param_value
-from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
+from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.games.cutthroat.layout import (
-    B_1F, B_2F, B_BN, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_VOID, NIL, V_B6_TRICKS, V_BID, V_BROKEN, V_LEADER, V_N,
-    V_NPLAYED, V_PARAMS, V_SEAT, V_SITOUT, V_SM_MIN, V_TRICK, V_TRICK_CARD, V_TRICK_SEAT, V_TRICKS,
+    BAG_OUT_PENALTY, B_1F, B_2F, B_B6, B_BN, B_SM, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, NIL,
+    PHASE_PLAY, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_LED_SUIT, V_LEADER,
+    V_MAX_BID, V_N, V_NPLAYED, V_PARAMS, V_PHASE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TRICK, V_TRICK_CARD,
+    V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
 )
-from simcards.games.cutthroat.policies import EXPERT_PARAMS, SIG, expert_blind, expert_bid, expert_play, \
-    expert_redeal, tricks_wanted
+from simcards.games.cutthroat.policies import EXPERT_PARAMS, P_MARGIN, SIG, expected_tricks, expert_blind, \
+    expert_bid, expert_play, expert_redeal, tricks_wanted
+from simcards.games.cutthroat.rules import end_trick, record_play, score_bid, start_trick
+from simcards.games.cutthroat.variant import CutthroatVariant
 
-P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST = range(5)
+P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_WORLDS, P_BID_SPAN = range(7)
 PIMC_PARAMS = (
     PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
     PolicyParam("dd_cards", 5, 1, 17, "play double dummy once the seat holds at most this many cards "
@@ -43,8 +70,14 @@ PIMC_PARAMS = (
     PolicyParam("min_worlds", 4, 1, MAX_WORLDS, "worlds solved before node_budget can stop the sampling",
                 integer=True),
     PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)"),
+    PolicyParam("bid_worlds", 16, 0, MAX_WORLDS, "deals sampled per bid: each candidate bid is played out by "
+                "expert at every seat in every one (0 = expert's bid)", integer=True),
+    PolicyParam("bid_span", 2, 0, 17, "candidate bids: expert's bid and the legal bids within this many tricks "
+                "of it (Nil whenever legal)", integer=True),
 )
 HARD_TRIES = 200
+SHAPE_TRIES = 40  # redraws of a bid world that contradicts the earlier bids before it is kept anyway
+BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert would bid within this many
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _SUITS = SUIT_MASKS_JOKERS_AS_SPADES
@@ -160,9 +193,322 @@ def pimc_play(view, masks, rng):
     return card
 
 
+# ---------------------------------------------------------------- bidding by simulation
+
+# what rules.score_bid reads of the variant: the bag rules the view carries, the rest at the
+# rules' defaults (a policy does not see them)
+ScoreRules = namedtuple("ScoreRules", (
+    "nil_value", "blind_nil_value", "failed_nil_tricks_as_bags", "one_for_fifty_value", "two_for_forty_value",
+    "blind_six_tricks", "blind_six_value", "shoot_moon_min_tricks", "shoot_moon_value", "shoot_moon_fail_value",
+    "shoot_moon_overtricks_score", "prize_jacks", "prize_jack_points", "jack_of_hearts_bag_relief", "bag_mode",
+    "bag_out_penalty", "bag_limit", "bag_penalty_per_bag", "bag_point_value"))
+_D = CutthroatVariant()
+NIL_VALUE, BN_VALUE, FAILED_NIL_BAGS = _D.nil_value, _D.blind_nil_value, int(_D.failed_nil_tricks_as_bags)
+ONE_F_VALUE, TWO_F_VALUE, B6_VALUE = _D.one_for_fifty_value, _D.two_for_forty_value, _D.blind_six_value
+SM_VALUE, SM_FAIL_VALUE = _D.shoot_moon_value, _D.shoot_moon_fail_value
+SM_OVERTRICKS = int(_D.shoot_moon_overtricks_score)
+JACK_POINTS, JH_RELIEF = _D.prize_jack_points, _D.jack_of_hearts_bag_relief
+BAG_PENALTY, BAG_POINT = _D.bag_penalty_per_bag, _D.bag_point_value
+BAG_OUT = int(BAG_OUT_PENALTY.PER_ACCUMULATED_BAG)
+JOKERS = np.uint64(7 << 52)
+
+
+@helper
+def score_rules(view, masks):
+    """The :class:`ScoreRules` of the hand at ``view``."""
+    return ScoreRules(NIL_VALUE, BN_VALUE, FAILED_NIL_BAGS, ONE_F_VALUE, TWO_F_VALUE, view[V_B6_TRICKS], B6_VALUE,
+                      view[V_SM_MIN], SM_VALUE, SM_FAIL_VALUE, SM_OVERTRICKS, np.int64(masks[M_PRIZE]), JACK_POINTS,
+                      JH_RELIEF, view[V_BAG_MODE], BAG_OUT, view[V_BAG_LIMIT], BAG_PENALTY, BAG_POINT)
+
+
+@helper
+def sits_out(view, masks):
+    """Whether the dealer sits out trick 1 (the deck is one card short of the hands: 5 players, 2 jokers)."""
+    return popcount(masks[M_DECK]) < view[V_N] * view[V_T]
+
+
+@helper
+def rollout(base, bmasks, world, first, rv, rm, hands, rng, tricks, jacks):
+    """Play the hand out from the position of ``base``/``bmasks`` (a view at a play decision,
+    with expert's parameters: :func:`_expert_view`; or, from :func:`bid_value`, at the
+    opening lead) in the deal ``world`` (every seat's hand): the seat to play plays ``first``
+    (-1: expert's card), then every seat plays ``expert``'s card. ``tricks[s]``, ``jacks[s]``:
+    the tricks and prize jacks seat ``s`` takes from here on, the trick in progress included.
+    ``rv``, ``rm``, ``hands``: scratch. The trick rules a view does not carry are the rules'
+    defaults: spades must be broken, trumping on trick 1 allowed, the lowest club led to trick 1
+    in the joker forms. The expert decisions draw from ``rng``, the deciding seat's stream (expert
+    draws nothing); the view is kept by the kernel's own bookkeeping (``rules.start_trick``,
+    ``rules.record_play``, ``rules.end_trick``)."""
+    for i in range(base.shape[0]):
+        rv[i] = base[i]
+    for i in range(bmasks.shape[0]):
+        rm[i] = bmasks[i]
+    n = base[V_N]
+    for s in range(n):
+        hands[s] = world[s]
+        tricks[s] = 0
+        jacks[s] = 0
+    total = base[V_T]
+    prize = bmasks[M_PRIZE]
+    trick = base[V_TRICK]
+    leader = base[V_LEADER]
+    pos = base[V_NPLAYED]
+    out_seat = base[V_SITOUT] if trick == 0 else -1
+    led = base[V_LED_SUIT]
+    best = base[V_WIN_CARD]
+    best_seat = base[V_WIN_SEAT]
+    best_suit = -1 if best < 0 else (3 if bit(best) & _SUITS[3] else led)
+    broken = base[V_BROKEN] == 1
+    trick_mask = bmasks[M_TRICK]
+    played = bmasks[M_PLAYED]
+    forced = -1
+    if trick == 0 and pos == 0 and bmasks[M_DECK] & JOKERS:
+        clubs = np.uint64(0)
+        for s in range(n):
+            if s != out_seat:
+                clubs |= hands[s]
+        forced = lowest_card(clubs & _SUITS[0])
+    seat = leader if pos == 0 else base[V_TRICK_SEAT + pos - 1] + 1
+    c = first
+    while trick < total:
+        nplay = n - 1 if out_seat >= 0 else n
+        while pos < nplay:
+            if seat == n:
+                seat = 0
+            if seat == out_seat:
+                seat = seat + 1 if seat + 1 < n else 0
+            if c < 0:
+                hand = hands[seat]
+                legal = spades_legal(hand, led, _SUITS, forced if trick == 0 else -1, not broken, False)
+                if legal & (legal - np.uint64(1)):
+                    rv[V_SEAT] = seat
+                    rv[V_NPLAYED] = pos
+                    rm[M_HAND] = hand
+                    rm[M_LEGAL] = legal
+                    c = expert_play(rv, rm, rng)
+                else:
+                    c = lowest_card(legal)
+            led, best, best_seat, best_suit, broken, trick_mask, played = record_play(
+                rv, rm, hands, seat, c, pos, led, best, best_seat, best_suit, broken, trick_mask, played)
+            c = -1
+            seat += 1
+            pos += 1
+        tricks[best_seat] += 1
+        jacks[best_seat] |= trick_mask & prize
+        end_trick(rv, rm, best_seat, trick_mask & prize)
+        trick += 1
+        leader = best_seat
+        seat = leader
+        pos = 0
+        out_seat = -1
+        led = -1
+        best = -1
+        best_seat = -1
+        best_suit = -1
+        trick_mask = np.uint64(0)
+        if trick < total:
+            start_trick(rv, trick, leader, -1)
+
+
+@helper
+def hand_value(view, masks, tricks, jacks):
+    """The deciding seat's points for a hand whose bids are in ``view`` and whose tricks and
+    prize jacks per seat are ``tricks``, ``jacks`` (``rules.score_bid``, bag-outs included,
+    with :func:`score_rules`), minus the mean of the other players' points, times n - 1."""
+    rules = score_rules(view, masks)
+    me = view[V_SEAT]
+    n = view[V_N]
+    value = 0
+    for s in range(n):
+        delta = score_bid(rules, view[V_BID + s], tricks[s], jacks[s], view[V_BAGS + s])[0]
+        value += (n - 1) * delta if s == me else -delta
+    return value
+
+
+@helper
+def bid_value(base, bmasks, code, world, legal_bids, pb, pm, rv, rm, hands, rng, tricks, jacks):
+    """:func:`hand_value` of the hand dealt as ``world`` when the deciding seat of
+    ``base``/``bmasks`` (its bid decision, expert's parameters) bids ``code``: the seats after it
+    bid as ``expert`` would with their hands of ``world`` (from ``legal_bids``, after looking: no
+    blind bid), then every seat plays ``expert``'s cards from the opening lead (:func:`rollout`)."""
+    for i in range(base.shape[0]):
+        pb[i] = base[i]
+    for i in range(bmasks.shape[0]):
+        pm[i] = bmasks[i]
+    me = base[V_SEAT]
+    n = base[V_N]
+    dealer = base[V_DEALER]
+    pb[V_BID + me] = code
+    s = me + 1 if me + 1 < n else 0
+    first = dealer + 1 if dealer + 1 < n else 0
+    while s != first:
+        if pb[V_BID + s] < 0:
+            pb[V_SEAT] = s
+            pm[M_HAND] = world[s]
+            pm[M_LEGAL] = legal_bids
+            pb[V_BID + s] = expert_bid(pb, pm, rng)
+        s = s + 1 if s + 1 < n else 0
+    sitout = dealer if sits_out(base, bmasks) else -1
+    leader = first
+    if bmasks[M_DECK] & JOKERS:  # lowest_club, the joker forms' first lead
+        clubs = np.uint64(0)
+        for t in range(n):
+            if t != sitout:
+                clubs |= world[t]
+        leader = -1
+        low = lowest_card(clubs & _SUITS[0])
+        for t in range(n):
+            if world[t] & bit(low):
+                leader = t
+    pb[V_SEAT] = me
+    pm[M_HAND] = world[me]
+    pb[V_PHASE] = PHASE_PLAY
+    start_trick(pb, 0, leader, sitout)
+    pb[V_NPLAYED] = 0
+    pb[V_BROKEN] = 0
+    pm[M_PLAYED] = np.uint64(0)
+    pm[M_TRICK] = np.uint64(0)
+    rollout(pb, pm, world, -1, rv, rm, hands, rng, tricks, jacks)
+    return hand_value(pb, pm, tricks, jacks)
+
+
+@helper
+def _fits_bids(base, bmasks, world, legal_bids, pb, pm, rng):
+    """Whether every earlier bidder's hand in ``world`` agrees with its bid: expert's bid on
+    that hand is the same bid, or both are ordinary and within :data:`BID_TOLERANCE`."""
+    for i in range(base.shape[0]):
+        pb[i] = base[i]
+    for i in range(bmasks.shape[0]):
+        pm[i] = bmasks[i]
+    me = base[V_SEAT]
+    n = base[V_N]
+    for s in range(n):
+        b = base[V_BID + s]
+        if s == me or b < 0 or b == B_BN or b == B_B6:  # blind bids say nothing of the hand
+            continue
+        pb[V_SEAT] = s
+        for t in range(n):
+            pb[V_BID + t] = base[V_BID + t] if t != s else -1
+        pm[M_HAND] = world[s]
+        pm[M_LEGAL] = legal_bids
+        e = expert_bid(pb, pm, rng)
+        if e == b:
+            continue
+        if 1 <= e <= 17 and 1 <= b <= 17 and abs(e - b) <= BID_TOLERANCE:
+            continue
+        return False
+    return True
+
+
+@helper
+def _bid_worlds(base, masks, legal_bids, rng, n_worlds, worlds):
+    """Up to ``n_worlds`` deals of the cards the seat does not hold into ``worlds``: exact hand
+    sizes (the dealer one card short when he sits out trick 1), redrawn up to
+    :data:`SHAPE_TRIES` times while they contradict the earlier bids (:func:`_fits_bids`)."""
+    me = base[V_SEAT]
+    n = base[V_N]
+    hand = masks[M_HAND]
+    fixed = np.zeros(n, np.uint64)
+    fixed[me] = hand
+    unseen = masks[M_DECK] & ~hand
+    sizes = np.zeros(n, np.int64)
+    allowed = np.zeros(n, np.uint64)
+    short = sits_out(base, masks)
+    for s in range(n):
+        sizes[s] = base[V_T] - (1 if (short and s == base[V_DEALER]) else 0)
+        allowed[s] = _ALL if s != me else np.uint64(0)
+    sizes[me] = popcount(hand)
+    hands = np.zeros(n, np.uint64)
+    cards = np.zeros(64, np.int64)
+    buf = np.zeros(64, np.int64)
+    pb = base.copy()
+    pm = masks.copy()
+    count = 0
+    for w in range(n_worlds):
+        got = False
+        for t in range(SHAPE_TRIES):
+            if sample_world(unseen, fixed, sizes, allowed, rng, hands, cards, buf, HARD_TRIES) < 0:
+                break
+            got = True
+            if _fits_bids(base, masks, hands, legal_bids, pb, pm, rng):
+                break
+        if not got:
+            break
+        for s in range(n):
+            worlds[count, s] = hands[s]
+        count += 1
+    return count
+
+
+@helper
+def bid_candidates(base, masks, prefer, span):
+    """The bids pimc simulates (a code mask): ``prefer`` (expert's), the legal ordinary bids and
+    1F/2F/SM whose tricks are within ``bid_span`` of expert's count (``prefer`` when ordinary,
+    else expert's ordinary estimate), and Nil when legal."""
+    legal = masks[M_LEGAL]
+    center = prefer
+    if not (1 <= prefer <= 17):
+        est = expected_tricks(masks[M_HAND], base[V_N], base[V_T])
+        center = min(max(1, np.int64(est + 0.5 - param_value(base, V_PARAMS + P_MARGIN))), base[V_MAX_BID])
+    out = bit(prefer)
+    for b in range(1, 18):
+        if legal & bit(b) and abs(b - center) <= span:
+            out |= bit(b)
+    if legal & bit(NIL):
+        out |= bit(NIL)
+    if legal & bit(B_1F) and abs(1 - center) <= span:
+        out |= bit(B_1F)
+    if legal & bit(B_2F) and abs(2 - center) <= span:
+        out |= bit(B_2F)
+    if legal & bit(B_SM) and abs(base[V_SM_MIN] - center) <= span:
+        out |= bit(B_SM)
+    return out
+
+
+@helper
+def pimc_bid_choice(view, masks, rng, totals):
+    """The bid pimc makes (``totals[b]``: each candidate's total :func:`hand_value` over the
+    worlds; all 0 when expert's bid stands). Returns (bid, worlds, candidates: a code mask)."""
+    base = _expert_view(view)
+    prefer = expert_bid(base, masks, rng)
+    for b in range(totals.shape[0]):
+        totals[b] = 0
+    n_worlds = min(int(param_value(view, V_PARAMS + P_BID_WORLDS)), MAX_WORLDS)
+    if n_worlds == 0:
+        return prefer, 0, np.uint64(0)
+    candidates = bid_candidates(base, masks, prefer, int(param_value(view, V_PARAMS + P_BID_SPAN)))
+    if popcount(candidates) < 2:
+        return prefer, 0, candidates
+    n = view[V_N]
+    legal_bids = masks[M_LEGAL]
+    worlds = np.zeros((n_worlds, n), np.uint64)
+    count = _bid_worlds(base, masks, legal_bids, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0, candidates
+    pb = base.copy()
+    rv = base.copy()
+    pm = masks.copy()
+    rm = masks.copy()
+    hands = np.zeros(n, np.uint64)
+    tricks = np.zeros(n, np.int64)
+    jacks = np.zeros(n, np.uint64)
+    for w in range(count):
+        for b in range(64):
+            if candidates & bit(b):
+                totals[b] += bid_value(base, masks, b, worlds[w], legal_bids, pb, pm, rv, rm, hands, rng,
+                                       tricks, jacks)
+    best = prefer
+    for b in range(64):
+        if candidates & bit(b) and totals[b] > totals[best]:
+            best = b
+    return best, count, candidates
+
+
 @policy(SIG)
 def pimc_bid(view, masks, rng):
-    return expert_bid(_expert_view(view), masks, rng)
+    totals = np.zeros(64, np.int64)
+    b, _, _ = pimc_bid_choice(view, masks, rng, totals)
+    return b
 
 
 @policy(SIG)
@@ -177,4 +523,13 @@ def pimc_redeal(view, masks, rng):
 
 PIMC = Policy("pimc", searching=True, blind=pimc_blind, bid=pimc_bid, play=pimc_play, redeal=pimc_redeal, params=PIMC_PARAMS,
               help="perfect-information Monte Carlo (paranoid): late cards solved double dummy over sampled "
-                   "deals; expert's bidding")
+                   "deals; bids chosen by playing each candidate out with expert's cards over sampled deals")
+
+
+def bid_totals(view, masks, seed: int = 1):
+    """Test entry: (bid, worlds, {candidate bid: total hand_value}) of pimc at a filled bid view
+    (no candidates when expert's bid stands without simulation)."""
+    rng = np.array([seed], np.uint64)
+    totals = np.zeros(64, np.int64)
+    bid, worlds, cand = pimc_bid_choice(np.asarray(view, np.int64), np.asarray(masks, np.uint64), rng, totals)
+    return int(bid), int(worlds), {b: int(totals[b]) for b in range(64) if worlds and (int(cand) >> b) & 1}

@@ -346,6 +346,66 @@ def owner(hands, n, c):
     return -1
 
 
+# ---------------------------------------------------------------- the view during play
+# The kernel's play loop and the policies that play a hand out (pimc's rollouts) keep the
+# view with these three, so both keep it alike.
+
+
+@inline
+def start_trick(view, trick, leader, out_seat):
+    """The view at the start of trick ``trick`` led by ``leader`` (``out_seat``: the seat
+    sitting it out, or -1): nothing on the table yet."""
+    view[V_TRICK] = trick
+    view[V_LEADER] = leader
+    view[V_SITOUT] = out_seat
+    view[V_WIN_SEAT] = -1
+    view[V_WIN_CARD] = -1
+    view[V_LED_SUIT] = -1
+    for i in range(MAX_SEATS):
+        view[V_TRICK_CARD + i] = -1
+        view[V_TRICK_SEAT + i] = -1
+
+
+@inline
+def record_play(view, masks, hands, seat, c, pos, led, best, best_seat, best_suit, broken, trick_mask, played_all):
+    """``seat`` plays ``c`` as card ``pos`` of the trick (rules 4.2-4.5): removes it from
+    ``hands[seat]`` and updates the public view and masks (table, cards played, voids shown,
+    the card winning so far, spades broken). Returns the new (led suit, winning card, its
+    seat, its effective suit, broken, cards of the trick, cards played)."""
+    b = bit(c)
+    hands[seat] &= ~b
+    if pos == 0:
+        led = 3 if (b & TRUMPS) else c // 13
+        view[V_LED_SUIT] = led
+    elif not (b & SUITS[led]):
+        masks[M_VOID + seat] |= SUITS[led]
+    if b & TRUMPS:
+        broken = True
+    # a higher card of the winning card's suit, or a first trump, takes the lead
+    if best < 0 or (c > best and (b & SUITS[best_suit])) or (best_suit != 3 and (b & TRUMPS)):
+        best = c
+        best_seat = seat
+        best_suit = 3 if (b & TRUMPS) else led
+    trick_mask |= b
+    played_all |= b
+    view[V_TRICK_CARD + pos] = c
+    view[V_TRICK_SEAT + pos] = seat
+    view[V_WIN_SEAT] = best_seat
+    view[V_WIN_CARD] = best
+    view[V_BROKEN] = broken
+    masks[M_PLAYED] = played_all
+    masks[M_TRICK] = trick_mask
+    return led, best, best_seat, best_suit, broken, trick_mask, played_all
+
+
+@inline
+def end_trick(view, masks, winner, jacks):
+    """The view once ``winner`` has taken the trick (``jacks``: the prize jacks in it)."""
+    view[V_TRICKS + winner] += 1
+    view[V_JACKS + winner] |= np.int64(jacks)
+    masks[M_TRICK] = np.uint64(0)
+
+
 # ---------------------------------------------------------------- one hand
 
 
@@ -535,15 +595,7 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
     for trick in range(tricks_total):
         out_seat = sitout if trick == 0 else -1
         nplay = n - 1 if out_seat >= 0 else n
-        view[V_TRICK] = trick
-        view[V_LEADER] = leader
-        view[V_SITOUT] = out_seat
-        view[V_WIN_SEAT] = -1
-        view[V_WIN_CARD] = -1
-        view[V_LED_SUIT] = -1
-        for i in range(MAX_SEATS):
-            view[V_TRICK_CARD + i] = -1
-            view[V_TRICK_SEAT + i] = -1
+        start_trick(view, trick, leader, out_seat)
         trick_mask = np.uint64(0)
         seat = leader
         led = -1
@@ -572,37 +624,14 @@ def play_hand(tab, seats, w, seed, index, hand_no, game_hand, dealer, trace, for
                     raise IllegalAnswer(DEC_PLAY, seat, c)
             else:
                 c = lowest_card(legal)
-            b = bit(c)
-            hands[seat] = hand & ~b
             if traced:
                 emit(trace, EV_PLAY, seat, c, trick, pos, 0)
-            if pos == 0:
-                led = 3 if (b & TRUMPS) else c // 13
-                view[V_LED_SUIT] = led
-            elif not (b & SUITS[led]):
-                masks[M_VOID + seat] |= SUITS[led]
-            if b & TRUMPS:
-                broken = True
-            # a higher card of the winning card's suit, or a first trump, takes the lead
-            if best < 0 or (c > best and (b & SUITS[best_suit])) or (best_suit != 3 and (b & TRUMPS)):
-                best = c
-                best_seat = seat
-                best_suit = 3 if (b & TRUMPS) else led
-            trick_mask |= b
-            played_all |= b
-            view[V_TRICK_CARD + pos] = c
-            view[V_TRICK_SEAT + pos] = seat
-            view[V_WIN_SEAT] = best_seat
-            view[V_WIN_CARD] = best
-            view[V_BROKEN] = broken
-            masks[M_PLAYED] = played_all
-            masks[M_TRICK] = trick_mask
+            led, best, best_seat, best_suit, broken, trick_mask, played_all = record_play(
+                view, masks, hands, seat, c, pos, led, best, best_seat, best_suit, broken, trick_mask, played_all)
             seat += 1
         out[H_TRICKS, best_seat] += 1
         out[H_JACKS, best_seat] |= np.int64(trick_mask & prize)
-        view[V_TRICKS + best_seat] += 1
-        view[V_JACKS + best_seat] = out[H_JACKS, best_seat]
-        masks[M_TRICK] = np.uint64(0)
+        end_trick(view, masks, best_seat, trick_mask & prize)
         emit(trace, EV_TRICK, best_seat, trick, best, 0, 0)
         leader = best_seat
 
