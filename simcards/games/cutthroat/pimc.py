@@ -239,10 +239,8 @@ def rollout(base, bmasks, world, first, rv, rm, hands, rng, tricks, jacks):
     in the joker forms. The expert decisions draw from ``rng``, the deciding seat's stream (expert
     draws nothing); the view is kept by the kernel's own bookkeeping (``rules.start_trick``,
     ``rules.record_play``, ``rules.end_trick``)."""
-    for i in range(base.shape[0]):
-        rv[i] = base[i]
-    for i in range(bmasks.shape[0]):
-        rm[i] = bmasks[i]
+    rv[:] = base
+    rm[:] = bmasks
     n = base[V_N]
     for s in range(n):
         hands[s] = world[s]
@@ -331,10 +329,8 @@ def bid_value(base, bmasks, code, world, legal_bids, pb, pm, rv, rm, hands, rng,
     ``base``/``bmasks`` (its bid decision, expert's parameters) bids ``code``: the seats after it
     bid as ``expert`` would with their hands of ``world`` (from ``legal_bids``, after looking: no
     blind bid), then every seat plays ``expert``'s cards from the opening lead (:func:`rollout`)."""
-    for i in range(base.shape[0]):
-        pb[i] = base[i]
-    for i in range(bmasks.shape[0]):
-        pm[i] = bmasks[i]
+    pb[:] = base
+    pm[:] = bmasks
     me = base[V_SEAT]
     n = base[V_N]
     dealer = base[V_DEALER]
@@ -376,10 +372,8 @@ def bid_value(base, bmasks, code, world, legal_bids, pb, pm, rv, rm, hands, rng,
 def _fits_bids(base, bmasks, world, legal_bids, pb, pm, rng):
     """Whether every earlier bidder's hand in ``world`` agrees with its bid: expert's bid on
     that hand is the same bid, or both are ordinary and within :data:`BID_TOLERANCE`."""
-    for i in range(base.shape[0]):
-        pb[i] = base[i]
-    for i in range(bmasks.shape[0]):
-        pm[i] = bmasks[i]
+    pb[:] = base
+    pm[:] = bmasks
     me = base[V_SEAT]
     n = base[V_N]
     for s in range(n):

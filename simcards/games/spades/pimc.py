@@ -200,8 +200,7 @@ def rollout(base, world, first, rv, hands, rng, tricks):
     trick 1 is allowed (the rules' defaults: a view does not carry them). The expert
     decisions draw from ``rng``, the deciding seat's stream; the view is kept by the
     kernel's own bookkeeping (``rules.start_trick``, ``rules.record_play``)."""
-    for i in range(base.shape[0]):
-        rv[i] = base[i]
+    rv[:] = base
     for s in range(4):
         hands[s] = world[s]
         tricks[s] = 0
@@ -348,8 +347,7 @@ def bid_value(base, bid, world, pb, rv, hands, rng, tricks, bag_cost):
     seat of ``base`` (its bid decision, expert's parameters) bids ``bid``: the seats after it
     bid as ``expert`` would with their hands of ``world`` (any bid 0..13 legal), then every
     seat plays ``expert``'s cards from the opening lead (left of the dealer; no card exchange)."""
-    for i in range(base.shape[0]):
-        pb[i] = base[i]
+    pb[:] = base
     me = base[V_SEAT]
     dealer = base[V_DEALER]
     pb[V_BID + me] = bid
