@@ -14,6 +14,12 @@ _game.register_game("toy", "toygame")
 
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Compiled functions load (or compile) at their first call, not at import (core/jit.py,
+# ``lazily``), so a property's first example may take seconds: no per-example deadline.
+settings.register_profile("simcards", deadline=None)
+settings.load_profile("simcards")
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core import jit  # noqa: F401  (installs the stale-proof cache stamps before any @njit)
+from simcards.core.jit import lazily
 from simcards.core.errors import SimcardsError
 
 SUITS = "CDHS"
@@ -116,7 +117,7 @@ def cards_of(mask: int) -> list[int]:
 # ---------------------------------------------------------------- compiled helpers
 
 
-@nb.njit(nb.int64(nb.uint64), cache=True, inline="always")
+@lazily(nb.int64(nb.uint64), cache=True, inline="always")
 def popcount(x):
     """Number of set bits."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -125,7 +126,7 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@nb.njit(nb.int64(nb.uint64), cache=True, inline="always")
+@lazily(nb.int64(nb.uint64), cache=True, inline="always")
 def lowest_card(x):
     """Index of the lowest set bit (-1 for an empty mask)."""
     if x == 0:
@@ -133,7 +134,7 @@ def lowest_card(x):
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
-@nb.njit(nb.int64(nb.uint64), cache=True, inline="always")
+@lazily(nb.int64(nb.uint64), cache=True, inline="always")
 def highest_card(x):
     """Index of the highest set bit (-1 for an empty mask)."""
     if x == 0:
@@ -159,13 +160,13 @@ def highest_card(x):
     return n
 
 
-@nb.njit(nb.uint64(nb.int64), cache=True, inline="always")
+@lazily(nb.uint64(nb.int64), cache=True, inline="always")
 def bit(c):
     """The one-card mask of card ``c``."""
     return np.uint64(1) << np.uint64(c)
 
 
-@nb.njit(nb.int64(nb.uint64, nb.int64), cache=True)
+@lazily(nb.int64(nb.uint64, nb.int64), cache=True)
 def nth_card(x, n):
     """The ``n``-th lowest card of mask ``x`` (0-based); -1 if there are fewer."""
     for _ in range(n):

@@ -47,6 +47,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import bit, highest_card, lowest_card, nth_card, popcount
+from simcards.core.jit import lazily
 
 # rules row slots
 R_SEATS, R_TRUMP, R_LEAD_RESTRICT, R_OBLIGATION, R_FORCED_LEAD, R_NO_TRUMP_T1, R_SITOUT_T1, R_FEATURES = range(8)
@@ -129,7 +130,7 @@ class Table:
 # ---------------------------------------------------------------- compiled search
 
 
-@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
+@lazily(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _suit(c, suit_masks):
     b = bit(c)
     for s in range(4):
@@ -138,7 +139,7 @@ def _suit(c, suit_masks):
     return -1
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
+@lazily(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _beats(c, best, trump, suit_masks):
     """Card ``c`` beats ``best`` (the card winning the trick so far)."""
     sc = _suit(c, suit_masks)

@@ -26,6 +26,7 @@ import numpy as np
 
 from simcards.core.cards import SUITS, bit, format_card, mask_of, parse_cards, popcount
 from simcards.core.errors import SimcardsError
+from simcards.core.jit import lazily
 from simcards.core.rng import shuffle
 
 COMPASS = "NESW"
@@ -178,7 +179,7 @@ def deal_constrained(deck, fixed, sizes, first_seat, state, hands, buf, min_len,
 ACCEPT_SIG = nb.types.boolean(nb.types.uint64[:])
 
 
-@nb.njit(ACCEPT_SIG, cache=True, nogil=True)
+@lazily(ACCEPT_SIG, cache=True, nogil=True)
 def accept_all(hands):
     """The default accept function: every deal is kept."""
     return True

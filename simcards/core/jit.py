@@ -110,8 +110,11 @@ install()
 #                       and Python callers may call it too)
 #   @inline             a small helper numba inlines into its caller at the IR level
 #                       (no call, no reference counting of its array arguments)
-#   @policy(SIG)        a built-in policy decision: compiled eagerly with the decision's
+#   @policy(SIG)        a built-in policy decision: compiled with the decision's
 #                       signature, so it is a first-class function of that type
+#
+# A function given a signature is compiled for it at its first use, not at import
+# (``lazily``): listing the games or reading --help compiles nothing.
 #
 # Each takes optional settings: a signature as first argument (``@helper(SIG)``) and
 # ``alloc=False`` for code compiled without numba's runtime (numba's ``_nrt=False``: it may
@@ -126,6 +129,51 @@ def _numba_options(base: dict, alloc: bool, extra: dict) -> dict:
     return options
 
 
+def lazily(sig, **options):
+    """Like ``numba.njit(sig, **options)``, but compiled (or loaded from the cache) at first
+    use instead of at import.
+
+    numba compiles a function with a declared signature when it is decorated, so importing
+    a game compiled every policy it has (Spades' ``pimc`` with the double-dummy solver: over
+    a minute on a fresh clone), even for ``simcards games``. Here the first use (a call from
+    Python, a call from compiled code being typed, a conversion to a first-class function)
+    compiles the declared signature and then disables further compilation, exactly as an
+    eager dispatcher is left: arguments of other types are converted to the declared ones,
+    never given a specialization of their own.
+    """
+    import numba
+
+    def decorate(fn):
+        dispatcher = numba.njit(**options)(fn)
+        get_call_template = dispatcher.get_call_template
+        get_compile_result = dispatcher.get_compile_result
+
+        def ensure():
+            if dispatcher._can_compile:
+                dispatcher.compile(sig)
+                dispatcher.disable_compile()
+
+        def lazy_call_template(args, kws):
+            ensure()
+            return get_call_template(args, kws)
+
+        def lazy_compile_result(signature):
+            ensure()
+            return get_compile_result(signature)
+
+        def lazy_compile_for_args(*args, **kws):  # numba calls what this returns with the arguments
+            ensure()
+            return dispatcher
+
+        dispatcher.get_call_template = lazy_call_template
+        dispatcher.get_compile_result = lazy_compile_result
+        dispatcher._compile_for_args = lazy_compile_for_args
+        dispatcher.ensure_compiled = ensure
+        return dispatcher
+
+    return decorate
+
+
 def _decorator(base: dict, name: str, doc: str):
     def decorate(fn_or_sig=None, *, alloc: bool = True, **extra):
         import numba
@@ -135,7 +183,7 @@ def _decorator(base: dict, name: str, doc: str):
             return numba.njit(**options)(fn_or_sig)
         if fn_or_sig is None:  # @kernel(alloc=False)
             return numba.njit(**options)
-        return numba.njit(fn_or_sig, **options)  # @kernel(SIG, ...)
+        return lazily(fn_or_sig, **options)  # @kernel(SIG, ...): compiled at first use
 
     decorate.__name__ = decorate.__qualname__ = name
     decorate.__doc__ = doc
@@ -152,6 +200,4 @@ inline = _decorator({"cache": True, "nogil": True, "inline": "always"}, "inline"
 
 def policy(sig, *, alloc: bool = True, **extra):
     """A built-in policy decision compiled with its decision's signature ``sig``."""
-    import numba
-
-    return numba.njit(sig, **_numba_options({"cache": True, "nogil": True}, alloc, extra))
+    return lazily(sig, **_numba_options({"cache": True, "nogil": True}, alloc, extra))

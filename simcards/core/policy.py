@@ -200,6 +200,8 @@ def compile_decision(func: Callable, decision: Decision, owner: str):
     arguments, one that does not compile, one whose answer is not an integer.
     """
     if isinstance(func, nb.core.registry.CPUDispatcher):
+        if hasattr(func, "ensure_compiled"):  # a built-in, compiled at first use (core/jit.py)
+            func.ensure_compiled()
         if any(sig == decision.signature.args for sig in func.signatures):
             return func
         func = func.py_func

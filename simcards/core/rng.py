@@ -12,11 +12,12 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import nth_card, popcount
+from simcards.core.jit import lazily
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@nb.njit(nb.uint64(nb.uint64), cache=True, inline="always")
+@lazily(nb.uint64(nb.uint64), cache=True, inline="always")
 def mix64(z):
     """SplitMix64 finaliser: a bijective 64-bit hash."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -24,7 +25,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.uint64, nb.uint64), cache=True)
+@lazily(nb.uint64(nb.uint64, nb.uint64, nb.uint64), cache=True)
 def stream_start(seed, index, stream):
     """Initial state of random stream ``stream`` of deal ``index`` under ``seed``."""
     h = mix64(seed ^ _GOLDEN)
@@ -32,14 +33,14 @@ def stream_start(seed, index, stream):
     return mix64(h ^ (stream * np.uint64(0xD6E8FEB86659FD93) + _GOLDEN))
 
 
-@nb.njit(nb.uint64(nb.uint64[:]), cache=True, inline="always")
+@lazily(nb.uint64(nb.uint64[:]), cache=True, inline="always")
 def next_u64(state):
     """Next 64 random bits; advances ``state[0]``."""
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
-@nb.njit(nb.int64(nb.uint64[:], nb.int64), cache=True, inline="always")
+@lazily(nb.int64(nb.uint64[:], nb.int64), cache=True, inline="always")
 def below(state, n):
     """Uniform integer in ``[0, n)`` (n >= 1), without modulo bias (Lemire)."""
     un = np.uint64(n)
@@ -61,7 +62,7 @@ def below(state, n):
             return np.int64(high)
 
 
-@nb.njit(nb.float64(nb.uint64[:]), cache=True, inline="always")
+@lazily(nb.float64(nb.uint64[:]), cache=True, inline="always")
 def uniform(state):
     """Uniform float in [0, 1)."""
     return (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -77,7 +78,7 @@ def shuffle(a, state):
         a[j] = t
 
 
-@nb.njit(nb.int64(nb.uint64, nb.uint64[:]), cache=True)
+@lazily(nb.int64(nb.uint64, nb.uint64[:]), cache=True)
 def random_card_of(mask, state):
     """A uniformly chosen card from a non-empty bitmask."""
     return nth_card(mask, below(state, popcount(mask)))

@@ -10,6 +10,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import SUIT_MASKS, JOKER_MASK, highest_card, bit
+from simcards.core.jit import lazily
 
 NO_TRUMP = -1
 
@@ -17,7 +18,7 @@ SUIT_MASKS_JOKERS_AS_SPADES = SUIT_MASKS.copy()
 SUIT_MASKS_JOKERS_AS_SPADES[3] |= JOKER_MASK
 
 
-@nb.njit(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
+@lazily(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always")
 def suit_of_card(c, suit_masks):
     """Effective suit of card ``c`` under ``suit_masks``."""
     b = bit(c)
@@ -27,14 +28,14 @@ def suit_of_card(c, suit_masks):
     return -1
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+@lazily(nb.uint64(nb.uint64, nb.int64, nb.uint64[:]), cache=True, inline="always")
 def follow_mask(hand, led_suit, suit_masks):
     """Cards of ``hand`` that may be played to a trick led in ``led_suit`` (must follow)."""
     same = hand & suit_masks[led_suit]
     return same if same else hand
 
 
-@nb.njit(nb.int64(nb.int64[:], nb.int64, nb.int64, nb.uint64[:]), cache=True)
+@lazily(nb.int64(nb.int64[:], nb.int64, nb.int64, nb.uint64[:]), cache=True)
 def trick_winner(played, n, trump_suit, suit_masks):
     """Position (0..n-1) in ``played`` of the card that wins the trick.
 
@@ -57,13 +58,13 @@ def trick_winner(played, n, trump_suit, suit_masks):
     return -1
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.uint64), cache=True, inline="always")
+@lazily(nb.uint64(nb.uint64, nb.uint64), cache=True, inline="always")
 def cards_above(suit_cards, c_bit):
     """Cards of ``suit_cards`` higher than the single card ``c_bit``."""
     return suit_cards & ~((c_bit << np.uint64(1)) - np.uint64(1))
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.uint64), cache=True, inline="always")
+@lazily(nb.uint64(nb.uint64, nb.uint64), cache=True, inline="always")
 def cards_below(suit_cards, c_bit):
     """Cards of ``suit_cards`` lower than the single card ``c_bit``."""
     return suit_cards & (c_bit - np.uint64(1))
@@ -74,7 +75,7 @@ def cards_below(suit_cards, c_bit):
 # docs/games/spades.md and docs/games/cutthroat.md, rule 4.3).
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.int64, nb.uint64[:], nb.int64, nb.boolean, nb.boolean),
+@lazily(nb.uint64(nb.uint64, nb.int64, nb.uint64[:], nb.int64, nb.boolean, nb.boolean),
          cache=True, inline="always")
 def spades_legal(hand, led_suit, suit_masks, forced_card, no_trump_lead, no_trump_discard):
     """Legal cards of ``hand`` in a Spades-family game (trump = effective suit 3).
@@ -103,7 +104,7 @@ def spades_legal(hand, led_suit, suit_masks, forced_card, no_trump_lead, no_trum
     return hand
 
 
-@nb.njit(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
+@lazily(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always")
 def card_beats(c, best, trump_suit, suit_masks):
     """Whether card ``c`` beats ``best``, the card currently winning a trick.
 
