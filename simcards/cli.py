@@ -111,6 +111,16 @@ class RegistryCommand(click.Command):
     def params(self, value):
         self._params = list(value)
 
+    def invoke(self, ctx):
+        """Run the command; a command that computes says so when numba compiles (its --help
+        never gets here, and the describing commands compile nothing)."""
+        if self.name in _DESCRIBING:
+            return super().invoke(ctx)
+        from simcards.app.compiling import compile_notice, game_in
+
+        with compile_notice(game=game_in([ctx.params.get("game") or ""])):  # "compiling the Spades kernels, ..."
+            return super().invoke(ctx)
+
 
 class SimcardsGroup(click.Group):
     """Turns SimcardsError and click usage errors into one line and exit status 2."""
@@ -133,6 +143,18 @@ class SimcardsGroup(click.Group):
 
 def _fail(message: str):
     raise SimcardsError(message)
+
+
+def _cap_threads(ctx, param, value):
+    """``--threads`` above the machine's cores: say so on stderr and use the cores (the
+    records are the same on any thread count; more threads than cores only add switching)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    if value is not None and value > cores:
+        click.echo(f"simcards: --threads {value} is more than the {cores} cores here; using {cores}", err=True)
+        return cores
+    return value
 
 
 def _seat_policies(values) -> dict[int, str]:
@@ -193,6 +215,10 @@ def _print_summary(summary, max_rows: int = 60) -> None:
 
 
 SimcardsGroup.command_class = RegistryCommand  # every subcommand may take registry options
+
+
+# Commands that only describe: they never compile, and never import numba for the notice.
+_DESCRIBING = ("games", "rules", "policies")
 
 
 @click.group(cls=SimcardsGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -346,7 +372,8 @@ def experiment_options(f):
                      "as NAME:PARAM=VALUE (see `simcards policies GAME`)."),
         click.option("--seat-policy", multiple=True, metavar="SEAT=POLICY", help="Policy of one seat (repeatable)."),
         registry_options(_shortcut_options),
-        click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
+        click.option("--threads", type=click.IntRange(min=1), callback=_cap_threads,
+                     help="Threads for the local backend (default: all cores; more than the cores are capped)."),
         click.option("--chunk-size", type=int, help="Records per chunk (default: about a second of work)."),
     ]
     for opt in reversed(options):
@@ -605,7 +632,8 @@ def study_options(f):
         click.option("--preset", help="Named house-rule set (see `simcards rules GAME`)."),
         click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter (repeatable)."),
         registry_options(_shortcut_options),
-        click.option("--threads", type=int, help="Threads for the local backend (default: all cores)."),
+        click.option("--threads", type=click.IntRange(min=1), callback=_cap_threads,
+                     help="Threads for the local backend (default: all cores; more than the cores are capped)."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True),
         click.option("--scheduler", help="Address of a running Dask scheduler."),
         click.option("--workers", type=int, help="Worker processes of a local Dask cluster."),
@@ -747,7 +775,8 @@ def odds_options(f):
         click.option("--deals", type=int, help="Exactly this many deals (default 20,000; 200 with bid --dd)."),
         click.option("--precision", type=float, help="Deal until every rate's 95 % half-width is below this, e.g. 0.005."),
         click.option("--max-deals", type=int, help="Cap for --precision (default 2,000,000)."),
-        click.option("--threads", type=int, help="Threads (default: all cores)."),
+        click.option("--threads", type=click.IntRange(min=1), callback=_cap_threads,
+                     help="Threads (default: all cores; more than the cores are capped)."),
         click.option("--plot", type=click.Path(), help="Save a figure (PNG) of the distribution with the bid marked."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True,
                      help="table for reading; csv or json for a spreadsheet or a script."),

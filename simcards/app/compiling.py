@@ -1,0 +1,154 @@
+"""Say so when numba compiles: once, on stderr, what is compiled and about how long it takes.
+
+simcards' kernels are compiled by numba the first time they run on a machine (or after an
+edit or an upgrade) and kept in numba's on-disk cache; later runs load them in a fraction of
+a second. A first run would otherwise sit silent for a minute. :func:`compile_notice` listens
+to numba's compile events: at the first one it prints one line (``compiling the Spades
+kernels, first run only, about 40 s``) and, on a terminal, a counter of the functions
+compiled and the seconds spent, which ends when compiling does. Cache loads are not compile
+events, so a warm run prints nothing.
+
+Every function numba finishes is written to the cache at once, so a run interrupted while
+compiling keeps what it compiled; the next run starts from there.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+
+# Seconds of a cold compile of `simcards run GAME` with the default policy on the 2-core
+# development machine (scripts/compile_times.py measures them; the notice says "about").
+ESTIMATE_SECONDS = {
+    "spades": 40,
+    "cutthroat": 45,
+    "seep": 25,
+    "contract_rummy": 90,
+    "kierki": 35,
+}
+TITLES = {
+    "spades": "Spades",
+    "cutthroat": "Cutthroat Spades",
+    "seep": "Seep",
+    "contract_rummy": "Contract Rummy",
+    "kierki": "Kierki",
+}
+
+
+def game_in(words) -> str | None:
+    """The first built-in game named among command-line ``words`` (``contract-rummy`` ->
+    ``contract_rummy``), without importing any game."""
+    for word in words:
+        key = str(word).strip().lower().replace("-", "_")
+        if key in TITLES:
+            return key
+    return None
+
+
+def what_compiles(module: str, game: str | None = None) -> tuple[str, int | None]:
+    """``("the Spades kernels", 40)`` for ``game``, else for the module of the first function
+    compiled (``simcards.games.spades.policies``)."""
+    parts = module.split(".")
+    if game is None and len(parts) > 2 and parts[:2] == ["simcards", "games"]:
+        game = parts[2]
+    if game is not None:
+        return f"the {TITLES.get(game, game.replace('_', ' ').title())} kernels", ESTIMATE_SECONDS.get(game)
+    if module == "simcards.core.dd":
+        return "the double-dummy solver", None
+    if module.startswith("simcards."):
+        return "simcards' shared kernels", None
+    return "your policy", None
+
+
+class CompileNotice:
+    """A numba ``numba:compile`` listener that prints the notice and the counter."""
+
+    def __init__(self, stream=None, ticker: bool | None = None, interval: float = 0.5, game: str | None = None):
+        self.game = game
+        self.stream = stream if stream is not None else sys.stderr
+        self.ticker = self.stream.isatty() if ticker is None else ticker
+        self.interval = interval
+        self.lock = threading.Lock()
+        self.active = 0
+        self.compiled = 0
+        self.started_at: float | None = None
+        self.idle_since: float | None = None
+        self.thread: threading.Thread | None = None
+        self.stopped = threading.Event()
+
+    def on_start(self, event) -> None:
+        with self.lock:
+            self.active += 1
+            self.idle_since = None
+            if self.started_at is not None:
+                return
+            self.started_at = time.perf_counter()
+            dispatcher = (event.data or {}).get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        what, seconds = what_compiles(module, self.game)
+        about = f", about {seconds} s" if seconds else ""
+        self._write(f"simcards: compiling {what} (first run only{about}; kept for the next runs)\n")
+        if self.ticker:
+            self.thread = threading.Thread(target=self._tick, daemon=True)
+            self.thread.start()
+
+    def on_end(self, event) -> None:
+        with self.lock:
+            self.active -= 1
+            self.compiled += 1
+            if self.active == 0:
+                self.idle_since = time.perf_counter()
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(self.interval):
+            with self.lock:
+                elapsed = time.perf_counter() - self.started_at
+                idle = self.idle_since is not None and time.perf_counter() - self.idle_since > 2 * self.interval
+                text = f"\rsimcards: compiled {self.compiled} functions in {elapsed:.0f} s"
+            self._write(text + ("\n" if idle else ""))
+            if idle:
+                return
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.thread is not None:
+            self.thread.join()
+            if not (self.idle_since is not None):  # stopped mid-compile: end the counter's line
+                self._write("\n")
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed stream (pipe gone) never stops the run
+            pass
+
+
+@contextlib.contextmanager
+def compile_notice(stream=None, ticker: bool | None = None, game: str | None = None):
+    """Within the block, the first numba compile prints the notice (see the module doc);
+    ``game`` (``"spades"``) names what is compiled, else the first compiled function's module."""
+    from numba.core import event
+
+    notice = CompileNotice(stream, ticker, game=game)
+    listener = _Listener(notice)
+    event.register("numba:compile", listener)
+    try:
+        yield notice
+    finally:
+        event.unregister("numba:compile", listener)
+        notice.close()
+
+
+def _Listener(notice: CompileNotice):
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            notice.on_start(ev)
+
+        def on_end(self, ev):
+            notice.on_end(ev)
+
+    return Listener()

@@ -1,0 +1,144 @@
+"""Nothing compiles what it will not run; a command that must compile says so once (issue 32)."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numba
+import pytest
+
+from simcards.app.compiling import compile_notice, game_in, what_compiles
+
+COUNT_COMPILES = """
+import json, sys
+from numba.core import event
+compiled = []
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+{body}
+print(json.dumps(compiled), file=sys.stderr)
+"""
+
+
+def _compiled_by(body: str, tmp_path) -> list[str]:
+    """The functions numba compiles while ``body`` runs in a fresh process with an empty cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), SIMCARDS_CACHE_DIR=str(tmp_path / "texts"))
+    env.pop("SIMCARDS_GAMES", None)
+    done = subprocess.run([sys.executable, "-c", COUNT_COMPILES.format(body=body)], env=env, capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_describing_every_game_compiles_nothing(tmp_path):
+    body = """
+from simcards.cli import main
+for argv in (["games"], ["rules", "spades"], ["policies", "kierki"], ["policies", "cutthroat", "--json"]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+from simcards.core.game import get_game
+for name in ("spades", "cutthroat", "seep", "contract-rummy", "kierki"):
+    get_game(name).policies.describe()
+"""
+    assert _compiled_by(body, tmp_path) == []
+
+
+def test_a_policy_compiles_at_its_first_use_for_its_declared_signature(tmp_path):
+    body = """
+import numpy as np
+from simcards.games.spades import policies
+before = list(policies.expert_bid.signatures)
+from simcards.core.game import get_game
+table = get_game("spades").policies.table(["basic"])
+assert before == [], before
+assert policies.expert_bid.signatures == [], "expert was never asked for"
+from simcards.core import cards
+assert cards.popcount(np.uint64(7)) == 3 and cards.popcount(7) == 3  # a Python int is converted, not specialised
+assert len(cards.popcount.signatures) == 1
+"""
+    compiled = _compiled_by(body, tmp_path)
+    assert "basic_bid" in compiled and "expert_bid" not in compiled and "pimc_card" not in compiled
+
+
+def _jitted():
+    @numba.njit  # not cached: a fresh compile in every test
+    def add(a, b):
+        return a + b
+
+    return add
+
+
+def test_notice_is_printed_once_with_what_and_how_long():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False, game="spades"):
+        f = _jitted()
+        assert f(1, 2) == 3
+        assert f(1.5, 2.0) == 3.5  # a second compile: no second notice
+    lines = out.getvalue().splitlines()
+    assert lines == ["simcards: compiling the Spades kernels (first run only, about 40 s; kept for the next runs)"]
+
+
+def test_no_notice_when_nothing_compiles():
+    f = _jitted()
+    f(1, 2)
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False):
+        assert f(3, 4) == 7
+    assert out.getvalue() == ""
+
+
+def test_counter_ends_its_line_when_compiling_ends():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=True, game="seep") as notice:
+        notice.interval = 0.01
+        _jitted()(1, 2)
+        import time
+
+        time.sleep(0.3)
+    text = out.getvalue()
+    assert text.startswith("simcards: compiling the Seep kernels")
+    assert "\rsimcards: compiled 1 functions in" in text and text.endswith("\n")
+
+
+@pytest.mark.parametrize("words, game", [(["spades", "--deals", "5"], "spades"), (["Contract-Rummy"], "contract_rummy"),
+                                          (["--spec", "x.toml"], None)])
+def test_game_is_read_from_the_command_line(words, game):
+    assert game_in(words) == game
+
+
+def test_what_compiles_names_the_game_of_a_module():
+    assert what_compiles("simcards.games.kierki.policies")[0] == "the Kierki kernels"
+    assert what_compiles("simcards.core.dd")[0] == "the double-dummy solver"
+    assert what_compiles("my_bots")[0] == "your policy"
+
+
+def test_commands_that_compute_listen_for_compiles_and_describing_ones_do_not(monkeypatch, tmp_path):
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from simcards.app import compiling
+    from simcards.cli import main
+
+    entered = []
+
+    @contextlib.contextmanager
+    def recorder(game=None, **_):
+        entered.append(game)
+        yield
+
+    monkeypatch.setattr(compiling, "compile_notice", recorder)
+    assert CliRunner().invoke(main, ["run", "toy", "--deals", "10", "--out", str(tmp_path / "r"), "--quiet"]).exit_code == 0
+    assert CliRunner().invoke(main, ["replay", "spades", "--seed", "1", "--deal", "0"]).exit_code == 0
+    assert entered == [None, "spades"]
+    for argv in (["games"], ["rules", "seep"], ["policies", "seep"], ["run", "--help"]):
+        assert CliRunner().invoke(main, argv).exit_code == 0
+    assert entered == [None, "spades"]
