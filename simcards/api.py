@@ -50,6 +50,9 @@ def data_files(out: str | Path | None) -> list[Path]:
 def run(game: str, **options: Any) -> pd.DataFrame:
     """Simulate and return per-record rows; ``df.attrs["summary"]`` holds the estimates.
 
+    The rows are indexed by record number, named after the unit (``df.loc[123]`` is the
+    deal that ``simcards replay spades --deal 123`` shows).
+
     ``simcards.run("spades", deals=100_000, seed=7, variant={"bag_limit": 5})``.
     Options: unit, count or a plural (deals=, games=, ...), seed, preset, variant (dict),
     settings (``["name=value"]``), policy, seat_policy ({seat: name}), out, threads,
@@ -57,6 +60,8 @@ def run(game: str, **options: Any) -> pd.DataFrame:
     """
     result = run_experiment(game, **options)
     frame = result.records if result.records is not None else pd.DataFrame()
+    if "index" in frame.columns:  # the record number (`simcards replay --deal N`) is the frame's index
+        frame = frame.set_index("index").rename_axis(result.spec.unit)
     frame.attrs["summary"] = result.summary
     frame.attrs["spec"] = result.spec.to_dict()
     return frame

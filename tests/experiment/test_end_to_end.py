@@ -13,7 +13,8 @@ from simcards.experiment.spec import ExperimentSpec
 
 def test_python_api_returns_records_and_summary():
     df = simcards.run("spades", deals=2000, seed=7, variant={"bag_limit": 5})
-    assert len(df) == 2000 and list(df["index"]) == list(range(2000))
+    assert len(df) == 2000 and list(df.index) == list(range(2000)) and df.index.name == "deal"
+    assert "index" not in df.columns  # the record number is the index, not a stray first column
     summary = df.attrs["summary"]
     assert {"metric", "group", "n", "estimate", "ci_low", "ci_high"} <= set(summary.columns)
     assert df.attrs["spec"]["variant"]["bag_limit"] == 5
