@@ -64,12 +64,53 @@ def save_comparison_figures(game, result) -> list[Path]:
     fig.suptitle(f"{game.title}: differences between arms", fontsize=11)
     fig.tight_layout()
     paths = [_save(fig, folder / "differences.png", 110)]
-    variant = game.variant_type.from_mapping({})
-    for name, summary in result.summaries.items():
-        safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40]
-        for fig_name, fig in game.figures(result.unit, summary, variant).items():
-            paths.append(_save(fig, folder / f"{fig_name}-{safe}.png", 100))
+    fig = arms_figure(game, result)
+    if fig is not None:
+        paths.append(_save(fig, folder / "arms.png", 110))
     return paths
+
+
+def changed_metrics(differences) -> list[str]:
+    """Metrics (in order) with at least one paired difference whose interval excludes zero;
+    all of them when none does (the reader still wants to see the arms)."""
+    d = differences
+    moved = d[(d["ci_low"] > 0) | (d["ci_high"] < 0)]
+    metrics = list(dict.fromkeys(moved["metric"])) or list(dict.fromkeys(d["metric"]))
+    return metrics
+
+
+def arms_figure(game, result):
+    """One figure: for each metric that moved, every arm's estimate with its 95 % interval,
+    side by side (the groups of a metric, e.g. bid levels, as clusters)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    metrics = changed_metrics(result.differences)
+    frames = {name: s for name, s in result.summaries.items() if s is not None and len(s)}
+    if not metrics or not frames:
+        return None
+    names = list(frames)
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(8, 2.6 * len(metrics) + 0.6), squeeze=False)
+    width = 0.8 / len(names)
+    for ax, metric in zip(axes[:, 0], metrics):
+        groups = list(dict.fromkeys(g for s in frames.values() for g in s.loc[(s.metric == metric) & (s.n > 0), "group"]))
+        x = np.arange(len(groups))
+        for k, name in enumerate(names):
+            s = frames[name]
+            rows = s[(s.metric == metric) & (s.n > 0)].set_index("group").reindex(groups)
+            have = rows["estimate"].notna().to_numpy()
+            est, lo, hi = (rows[c].to_numpy(float) for c in ("estimate", "ci_low", "ci_high"))
+            at = x - 0.4 + width * (k + 0.5)
+            ax.errorbar(at[have], est[have], yerr=[est[have] - lo[have], hi[have] - est[have]], fmt="o",
+                        capsize=3, label=name)
+        ax.set_xticks(x)
+        ax.set_xticklabels(["" if g == "all" else str(g) for g in groups], fontsize=8)
+        ax.set_title(metric, fontsize=9, loc="left")
+        ax.grid(alpha=0.3, axis="y")
+    axes[0, 0].legend(fontsize=8, loc="best")
+    fig.suptitle(f"{game.title}: each arm's estimate with its 95 % interval (metrics that moved)", fontsize=11)
+    fig.tight_layout()
+    return fig
 
 
 def save_sweep_figure(result) -> Path | None:

@@ -79,6 +79,56 @@ def test_report_markdown_says_what_was_asked_answered_and_how_to_reproduce(compa
     assert "**smart** raises **best**" in md
     assert "simcards compare toy" in md and "--arm" in md
     assert (compared / "figures" / "differences.png").exists()
+    # the arms side by side in one figure, not one file per arm
+    assert sorted(p.name for p in (compared / "figures").glob("*.png")) == ["arms.png", "differences.png"]
+    assert "![arms](figures/arms.png)" in md
+
+
+def test_arms_figure_shows_each_arm_of_each_metric_that_moved():
+    import pandas as pd
+
+    from simcards.report.figures import arms_figure, changed_metrics
+
+    diffs = pd.DataFrame({"metric": ["a", "b", "b"], "group": ["all", "1", "2"], "arm": ["x"] * 3,
+                          "difference": [0.0, 1.0, 0.5], "ci_low": [-1.0, 0.5, -0.2], "ci_high": [1.0, 1.5, 1.2]})
+    assert changed_metrics(diffs) == ["b"]
+    assert changed_metrics(diffs[diffs.metric == "a"]) == ["a"]  # nothing moved: still show the arms
+
+    def summary(shift):
+        return pd.DataFrame({"metric": ["a", "b", "b"], "group": ["all", "1", "2"], "n": [10, 10, 0],
+                             "estimate": [1.0, 2 + shift, 3.0], "ci_low": [0.5, 1.5 + shift, 2.0],
+                             "ci_high": [1.5, 2.5 + shift, 4.0]})
+
+    class Result:
+        differences = diffs
+        summaries = {"base": summary(0.0), "x": summary(1.0)}
+
+    class Game:
+        title = "Toy"
+
+    fig = arms_figure(Game, Result)
+    (ax,) = fig.axes
+    assert ax.get_title(loc="left") == "b"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["base", "x"]
+    points = [c for c in ax.containers]  # one errorbar container per arm
+    assert len(points) == 2
+    ys = sorted(float(c.lines[0].get_ydata()[0]) for c in points)
+    assert ys == [2.0, 3.0]  # group 2 has no observations: no point drawn for it
+
+
+def test_spades_bid_level_line_breaks_where_no_contract_was_bid():
+    import numpy as np
+    import pandas as pd
+
+    from simcards.games.spades import records
+    from simcards.games.spades.variant import SpadesVariant
+
+    summary = pd.DataFrame({"metric": ["bid_success"] * 3, "group": ["2", "3", "6"], "n": [5, 5, 5],
+                            "estimate": [0.9, 0.8, 0.4], "ci_low": [0.8, 0.7, 0.3], "ci_high": [1.0, 0.9, 0.5]})
+    fig = records.figures("deal", summary, SpadesVariant())["bid_success_by_level"]
+    line = fig.axes[0].lines[0]
+    assert list(line.get_xdata()) == [2, 3, 4, 5, 6]
+    assert np.isnan(np.asarray(line.get_ydata(), float)[2:4]).all()  # levels 4 and 5: a gap, not a line from 3 to 6
 
 
 def test_report_reproduce_command_gives_the_same_numbers(compared, tmp_path):

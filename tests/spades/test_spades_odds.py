@@ -314,3 +314,18 @@ def test_illegal_earlier_bid_is_refused():
         prepare(variant(min_team_bid=4), request(seat=1, dealer=1, bids={2: "1", 3: "3", 0: "nil"}))
     with pytest.raises(SimcardsError, match="may not bid BN"):
         prepare(variant(blind_nil_allowed=False), request(seat=2, dealer=0, bids={1: "bn"}))
+
+
+def test_bid_plot_shows_each_bids_make_rate_and_points_with_intervals():
+    result = hand_odds(GAME, "bid", hand=HAND, seat="N", dealer="W", deals=300, policy="basic", threads=1)
+    fig = BID.figure(result.query, result.summary, variant())
+    tricks, makes, points = fig.axes
+    assert makes.get_ylabel().startswith("P(makes)") and points.get_ylabel().startswith("expected team points")
+    labels = [t.get_text() for t in makes.get_xticklabels()]
+    heights = {label: bar.get_height() for label, bar in zip(labels, makes.patches)}
+    rates = result.summary[result.summary.metric == "makes"].set_index("group").estimate
+    for label, height in heights.items():
+        group = BN_LABEL if label == "BN" else label
+        assert height == pytest.approx(rates[group])
+    assert len(makes.patches) == len(labels)
+    assert any(type(c).__name__ == "ErrorbarContainer" for c in makes.containers)  # the intervals are drawn

@@ -359,8 +359,9 @@ def recommended(query, summary, by: str = "points") -> str:
 
 def figure(query, summary, variant):
     """Left: the distribution of your tricks with the recommended bid (bars, the bid
-    marked by a line) and every other legal bid (faint steps). Right: expected team
-    points by bid with 95 % intervals, the recommended bid highlighted."""
+    marked by a line) and every other legal bid (faint steps). Middle: how often each bid
+    makes; right: expected team points by bid; both with 95 % intervals, the recommended
+    bid highlighted."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -373,7 +374,7 @@ def figure(query, summary, variant):
         sub = summary[summary.group == name].set_index("metric")
         return np.array([sub.loc[f"tricks={k}", "estimate"] for k in TRICKS])
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(15, 4), gridspec_kw={"width_ratios": [3, 2, 2]})
     for b in query["options"]:
         name = option_label(b)
         if name != best:
@@ -391,7 +392,14 @@ def figure(query, summary, variant):
     names = [option_label(b) for b in query["options"]]
     pts = summary[summary.metric == "team_points"].set_index("group").loc[names]
     colors = ["tab:red" if n == best else ("lightgrey" if n == BN_LABEL else "tab:blue") for n in names]
-    right.bar(["BN" if n == BN_LABEL else n for n in names], pts.estimate,
+    labels = ["BN" if n == BN_LABEL else n for n in names]
+    makes = summary[summary.metric == "makes"].set_index("group").reindex(names)
+    middle.bar(labels, makes.estimate, yerr=[makes.estimate - makes.ci_low, makes.ci_high - makes.estimate],
+               capsize=2, color=colors)
+    middle.set_ylim(0, 1.05)
+    middle.set_xlabel("bid (Nil: your Nil made)")
+    middle.set_ylabel("P(makes), 95 % interval")
+    right.bar(labels, pts.estimate,
               yerr=[pts.estimate - pts.ci_low, pts.ci_high - pts.estimate], capsize=2, color=colors)
     right.axhline(0, color="grey", lw=0.8)
     right.set_xlabel("bid (BN: had you bid it blind)")

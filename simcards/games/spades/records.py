@@ -128,10 +128,12 @@ def figures(unit: str, summary: pd.DataFrame, variant) -> dict:
         rows = summary[(summary.metric == "bid_success") & (summary.n > 0)].copy()
         if len(rows):
             rows["level"] = rows["group"].astype(int)
-            rows = rows.sort_values("level")
+            # every level from the lowest to the highest, NaN where no contract was bid: the
+            # line breaks there instead of joining levels across missing data
+            rows = rows.set_index("level").reindex(range(rows.level.min(), rows.level.max() + 1))
             fig, ax = plt.subplots(figsize=(7, 4))
             err = np.vstack([rows.estimate - rows.ci_low, rows.ci_high - rows.estimate])
-            ax.errorbar(rows.level, rows.estimate, yerr=err, fmt="o-", capsize=3)
+            ax.errorbar(rows.index, rows.estimate, yerr=err, fmt="o-", capsize=3)
             ax.set_xlabel("team contract (tricks bid)")
             ax.set_ylabel("contracts made")
             ax.set_ylim(0, 1.02)
