@@ -91,16 +91,46 @@ def hints(session: Session, state: Pending, deals: int = HINT_DEALS, worlds: int
             return f"No hint: {exc}."
         bots = ", ".join(dict.fromkeys(p for i, p in enumerate(session.specs) if i != session.seat))
         return hint_text(hint, bots)
-    import pandas as pd
+    import textwrap
 
     from simcards.experiment.odds import odds
 
     command = next(iter(session.game.odds))
     result = odds(session.game, command, request, variant=session.variant.to_dict(),
                   seat_policy=dict(enumerate(session.specs)), seed=session.seed, deals=deals)
-    with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 60):
-        table = result.table.to_string(index=False)
-    return f"`simcards {command}` for your hand, what you know of the table, {result.deals:,} deals:\n{table}"
+    table, left_out = fit_columns(result.table, WIDTH)
+    note = ("\n" + textwrap.fill(f"(more columns: {', '.join(left_out)}: `simcards {command} {session.game.name}`)",
+                                 WIDTH)) if left_out else ""
+    return f"`simcards {command}` for your hand, what you know of the table, {result.deals:,} deals:\n{table}{note}"
+
+
+WIDTH = 80  # the hint tables fit an 80-column terminal
+
+
+def fit_columns(frame, width: int = WIDTH) -> tuple[str, list[str]]:
+    """``frame`` as text within ``width`` columns, and the names of the columns left out.
+
+    Empty columns go first. Then columns are taken in order of use to a player deciding, as
+    many as fit: the option itself, ``recommended``, points (the score, with its interval),
+    the rates of making it, then the rest; they are shown in the table's own order.
+    """
+    blank = [c for c in frame.columns if frame[c].astype(str).str.strip().isin(["", "nan", "None"]).all()]
+    kept = frame.drop(columns=blank)
+    cols = list(kept.columns)
+
+    def rank(c: str) -> tuple:
+        name = str(c).lower()
+        order = (0 if c == cols[0] else 1 if name == "recommended" else 2 if "points" in name
+                 else 3 if name.startswith("p(") else 4)
+        return order, cols.index(c)
+
+    chosen: list = []
+    for c in sorted(cols, key=rank):
+        trial = [x for x in cols if x in chosen or x == c]
+        if not chosen or max(map(len, kept[trial].to_string(index=False).splitlines())) <= width:
+            chosen.append(c)
+    shown = [c for c in cols if c in chosen]
+    return kept[shown].to_string(index=False), [str(c) for c in cols if c not in chosen]
 
 
 class Terminal:
