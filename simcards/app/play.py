@@ -83,6 +83,8 @@ def hints(session: Session, state: Pending, deals: int = HINT_DEALS, worlds: int
           progress: Callable[[int, int], None] | None = None) -> str:
     """What the simulator thinks of each legal move: the `simcards bid` table where the game
     has one, the card hints (:func:`simcards.core.interactive.card_hints`) during card play."""
+    if state.decision == "blind" and hasattr(session.adapter, "blind_request"):
+        return blind_hint(session, state, deals)
     request = session.adapter.odds_request(state, session.variant)
     if request is None:
         try:
@@ -105,6 +107,47 @@ def hints(session: Session, state: Pending, deals: int = HINT_DEALS, worlds: int
 
 
 WIDTH = 80  # the hint tables fit an 80-column terminal
+BLIND_HANDS = 40  # hands sampled for the Blind Nil hint (the deals shared among them)
+
+
+def blind_hint(session: Session, state: Pending, deals: int = HINT_DEALS, hands: int = BLIND_HANDS) -> str:
+    """The hint at "Bid Blind Nil before looking at your cards?": Blind Nil against looking.
+
+    The seat has seen no card, so the hint samples ``hands`` hands it might hold and plays
+    each through the `bid` odds (the table as it stands: earlier bids, scores) on
+    ``deals / hands`` deals: Blind Nil against the best bid after looking at that hand. The
+    difference is paired by hand and deal; its interval comes from the spread over hands.
+    """
+    import numpy as np
+
+    from simcards.experiment.odds import odds
+
+    adapter, variant = session.adapter, session.variant
+    deck = adapter.blind_deck(variant)
+    size = len(deck) // session.game.seats(variant)
+    rng = np.random.default_rng([int(session.seed), int(state.seat), 0xB11D])  # the same hint every time
+    per_hand = max(1, deals // hands)
+    rows = []
+    for _ in range(hands):
+        hand = sorted(rng.choice(deck, size, replace=False).tolist())
+        result = odds(session.game, "bid", adapter.blind_request(state, variant, hand), variant=variant.to_dict(),
+                      seat_policy=dict(enumerate(session.specs)), seed=session.seed, deals=per_hand)
+        values = adapter.blind_values(result)
+        if values is None:
+            return "No hint: Blind Nil is not an option here."
+        rows.append(values)
+    bn, made, look = (np.array(col) for col in zip(*rows))
+    diff = bn - look
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    verdict = ("bid Blind Nil" if diff.mean() - half > 0 else "look at your cards" if diff.mean() + half < 0
+               else "no clear difference")
+    return "\n".join([
+        f"Blind Nil or look? {hands} hands you might hold, {per_hand * hands:,} deals, these bots:",
+        f"  Blind Nil made in {made.mean():.0%} of the deals",
+        f"  team points this hand: Blind Nil {bn.mean():+.1f}, looking and bidding best {look.mean():+.1f}",
+        f"  Blind Nil minus looking: {diff.mean():+.1f} [{diff.mean() - half:+.1f}, {diff.mean() + half:+.1f}] "
+        f"(95 %): {verdict}",
+    ])
 
 
 def fit_columns(frame, width: int = WIDTH) -> tuple[str, list[str]]:

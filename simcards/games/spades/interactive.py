@@ -1,6 +1,8 @@
 """Spades for ``simcards play``: legal moves, the table as the seat sees it, history lines."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from simcards.core.cards import cards_of, format_card, parse_cards
@@ -190,6 +192,32 @@ class SpadesAdapter(Adapter):
 
     def card_worlds(self, session, pending):
         return spades_worlds(session, pending)
+
+    def blind_request(self, pending, variant, hand):
+        """At "Bid Blind Nil before looking?": the `bid` odds request had the seat held ``hand``."""
+        if pending.decision != "blind":
+            return None
+        request = self.odds_request(replace(pending, decision="bid"), variant)
+        return replace(request, hand=tuple(hand))
+
+    def blind_deck(self, variant) -> list[int]:
+        """The cards the seat may hold (it has seen none of them)."""
+        from simcards.games.spades.kernel import prepared
+
+        return [int(c) for c in prepared(variant).deck]
+
+    def blind_values(self, result) -> tuple[float, float, float] | None:
+        """(team points bidding Blind Nil, P(Blind Nil made), team points of the best bid after
+        looking) from one hand's `bid` odds, or None when Blind Nil is not an option."""
+        from simcards.games.spades.odds import BN_LABEL
+
+        s = result.summary
+        points = s[s.metric == "team_points"].set_index("group").estimate
+        made = s[s.metric == "nil_made"].set_index("group").estimate
+        if BN_LABEL not in points.index:
+            return None
+        looked = points.drop(BN_LABEL)
+        return float(points[BN_LABEL]), float(made.get(BN_LABEL, float("nan"))), float(looked.max())
 
 
 ADAPTER = SpadesAdapter()
