@@ -1,0 +1,65 @@
+#!/usr/bin/env python
+"""The README's Speed table: records per second per game and policy, and cold compile seconds.
+
+    .venv/bin/python scripts/speed_table.py              # every game, both cores, ~3 s a line
+    .venv/bin/python scripts/speed_table.py --seconds 1  # quicker, noisier
+
+It runs ``scripts/bench.py`` (warm: basic and expert; cold: expert with an empty numba cache,
+one game at a time) and prints a Markdown table headed by the command, the date and the
+machine, to paste into README.md as it is. Timings belong here, never in tests.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).with_name("bench.py")
+GAMES = ("spades", "cutthroat", "seep", "contract-rummy", "kierki")
+
+
+def bench(*args: str) -> list[dict]:
+    out = subprocess.run([sys.executable, str(BENCH), "--json", *args], capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per warm line")
+    ap.add_argument("--game", action="append", help="game(s) (default: all five)")
+    args = ap.parse_args()
+    games = args.game or list(GAMES)
+    rows = []
+    for game in games:
+        cold = bench("--cold", "--game", game, "--policy", "expert", "--seconds", "0.2")[0]
+        warm = {r["policy"]: r for r in bench("--game", game, "--seconds", str(args.seconds))}
+        rows.append((game, warm["basic"], warm["expert"], cold["first_call"]))
+        print(f"measured {game}", file=sys.stderr, flush=True)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Made by `python scripts/speed_table.py --seconds {args.seconds:g}` on "
+          f"{datetime.date.today().isoformat()}: {os.cpu_count()} cores ({cpu_name()}), both cores used, "
+          f"load average {load:.1f} at the end; Python {platform.python_version()}.\n")
+    print("| game | record | basic (records/s) | expert (records/s) | cold compile, expert (s) |")
+    print("|---|---|---:|---:|---:|")
+    for game, basic, expert, compile_s in rows:
+        print(f"| {game} | {basic['unit']} | {basic['rate']:,.0f} | {expert['rate']:,.0f} | {compile_s:.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
