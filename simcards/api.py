@@ -118,9 +118,10 @@ def _show(value: Any) -> str:
 def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
                 preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
                 policy: str | None = None, seat_policy: Mapping[int, str] | None = None, dd: bool = False,
-                from_trick: int = 1) -> str:
+                from_trick: int = 1, progress: bool = False) -> str:
     """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints);
-    ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md)."""
+    ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md);
+    ``progress``: a progress bar of the analysis on stderr."""
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -130,7 +131,10 @@ def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, se
     v = g.variant(preset, variant, list(settings))
     table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
     if dd:
-        return _double_dummy(g).replay(u.name, v, table, seed, index, from_trick=_trick_number(from_trick))
+        from simcards.core import dd_report
+
+        with dd_report.progress(progress):
+            return _double_dummy(g).replay(u.name, v, table, seed, index, from_trick=_trick_number(from_trick))
     return g.replay(u.name, v, table, seed, index)
 
 
@@ -144,9 +148,12 @@ def _double_dummy(g: Game):
 def double_dummy_text(game: str | Game, *, seed: int = 0, index: int | None = None, hands: str | None = None,
                       preset: str | None = None, variant: Mapping[str, Any] | None = None,
                       settings: Sequence[str] = (), policy: str | None = None,
-                      seat_policy: Mapping[int, str] | None = None, from_trick: int = 1) -> str:
+                      seat_policy: Mapping[int, str] | None = None, from_trick: int = 1,
+                      progress: bool = False) -> str:
     """What `simcards dd` prints: the double-dummy table of deal ``index`` of ``seed`` (or of the
-    deal written in ``hands``) and what each card of the bots' play cost (docs/double-dummy.md)."""
+    deal written in ``hands``) and what each card of the bots' play cost (docs/double-dummy.md);
+    ``progress``: a progress bar of the analysis on stderr."""
+    from simcards.core import dd_report
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -159,7 +166,8 @@ def double_dummy_text(game: str | Game, *, seed: int = 0, index: int | None = No
     table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
     if hands is not None and from_trick != 1:
         raise SimcardsError("--from-trick analyses a simulated deal's play: use it with --deal")
-    return support.analyse(v, table, seed=seed, index=index, hands=hands, from_trick=_trick_number(from_trick))
+    with dd_report.progress(progress):
+        return support.analyse(v, table, seed=seed, index=index, hands=hands, from_trick=_trick_number(from_trick))
 
 
 def _trick_number(n: int) -> int:

@@ -491,7 +491,8 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
     (unit, index), = chosen.items()
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
-                           seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick))
+                           seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick,
+                           progress=_show_progress(False)))
 
 
 @main.command("dd")
@@ -506,7 +507,8 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
 @registry_options(_shortcut_options)
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
-def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, from_trick, **registry):
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, from_trick, quiet, **registry):
     """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
 
     \b
@@ -522,7 +524,8 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, fro
     g = get_game(game)
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, "deal")
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
-                                 policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick))
+                                 policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick,
+                                 progress=_show_progress(quiet)))
 
 
 @main.command()

@@ -1180,7 +1180,7 @@ def side_mask(seats) -> int:
 
 
 def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: bool = False, trick1: bool = True,
-               table: Table | None = None, zero_sum: bool = True, first_trick: int = 0) -> list[dict]:
+               table: Table | None = None, zero_sum: bool = True, first_trick: int = 0, tick=None) -> list[dict]:
     """What each card of a played hand cost its side against the best card, double dummy.
 
     ``hands``: masks by seat at the start of play; ``cards``: the cards in play order;
@@ -1190,7 +1190,8 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     ``after`` (the same after this card, counting the trick it may complete) and
     ``cost = best - after``. ``zero_sum``: the seats split into two sides, so one side's
     value is the remaining tricks minus the other's (half the solves). ``first_trick``: analyse
-    the cards from that trick (0-based) on only (the late positions solve fast).
+    the cards from that trick (0-based) on only (the late positions solve fast). ``tick``:
+    called once for each card analysed (a progress bar).
     """
     table = table or Table()
     table.fresh()
@@ -1256,6 +1257,8 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
         after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
         out.append({"seat": seat, "card": int(c), "trick": trick_no, "best": best, "after": after,
                     "cost": best - after})
+        if tick is not None:
+            tick()
         if winners[k] >= 0:
             trick_no += 1
     return out

@@ -7,12 +7,16 @@ against all the others (the paranoid bound).
 """
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
 
 from simcards.core import dd
 from simcards.core.cards import format_card
+from simcards.core.errors import SimcardsError
 from simcards.core.dd_text import marked_cards, play_text, table_text
 
 
@@ -33,9 +37,49 @@ class Sides:
         return next(i for i, m in enumerate(self.members) if seat in m)
 
 
+_PROGRESS: ContextVar[bool] = ContextVar("dd_progress", default=False)
+
+
+@contextmanager
+def progress(enabled: bool = True):
+    """Within the block, the analyses below show a progress bar on stderr (one step per
+    position solved): ``simcards dd`` and ``replay --dd`` on a terminal."""
+    token = _PROGRESS.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(total: int, desc: str):
+    return _make_bar(total, desc) if _PROGRESS.get() else _NoBar()
+
+
+def _make_bar(total: int, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=" positions", file=sys.stderr, leave=False, mininterval=0.5)
+
+
+def check_from_trick(deal: dict, from_trick: int) -> None:
+    """``from_trick`` names a trick of the played ``deal`` (1 .. its number of tricks)."""
+    tricks = len(deal["winners"])
+    if not 1 <= from_trick <= tricks:
+        raise SimcardsError(f"--from-trick must be a trick of this deal, 1 to {tricks}, got {from_trick}")
+
+
 def leader_table(hands, rules, masks, sides: Sides, leaders, *, trick1: bool = True, broken: bool = False,
-                 solver: dd.Table | None = None) -> list[list[int]]:
-    """[[tricks of each side] for each seat on lead]: best play by all (paranoid for a lone seat)."""
+                 solver: dd.Table | None = None, bar=None) -> list[list[int]]:
+    """[[tricks of each side] for each seat on lead]: best play by all (paranoid for a lone seat).
+    ``bar``: advanced by one for each seat on lead."""
     solver = solver or dd.Table()
     solver.fresh()
     total = max(bin(int(h)).count("1") for h in hands)
@@ -49,14 +93,25 @@ def leader_table(hands, rules, masks, sides: Sides, leaders, *, trick1: bool = T
             rows.append([dd.solve(hands, rules, m, masks, leader=ld, trick1=trick1, broken=broken, table=solver,
                                   guess=rows[-1][i] if rows else -1)
                          for i, m in enumerate(sides.members)])
+        if bar is not None:
+            bar.update(1)
     return rows
 
 
-def costs(deal: dict, rules, masks, sides: Sides, *, first_trick: int = 0, solver: dd.Table | None = None):
-    """Per card of ``deal``'s play: what it cost the side of the seat that played it."""
+def costs(deal: dict, rules, masks, sides: Sides, *, first_trick: int = 0, solver: dd.Table | None = None, bar=None):
+    """Per card of ``deal``'s play: what it cost the side of the seat that played it (``bar``:
+    advanced by one a card analysed)."""
     per_seat = [sides.members[sides.side_of(s)] for s in range(len(sides.seat_names))]
     return dd.play_costs(deal["hands"], rules, masks, per_seat, deal["leader"], deal["cards"], table=solver,
-                         zero_sum=sides.zero_sum, first_trick=first_trick)
+                         zero_sum=sides.zero_sum, first_trick=first_trick,
+                         tick=None if bar is None else lambda: bar.update(1))
+
+
+def _cards_from(deal: dict, rules, from_trick: int) -> int:
+    """How many cards of the play lie in trick ``from_trick`` (1-based) and the later ones."""
+    n = int(rules[dd.R_SEATS])
+    before = 0 if from_trick == 1 else (n - (int(rules[dd.R_SITOUT_T1]) >= 0)) + n * (from_trick - 2)
+    return max(len(deal["cards"]) - before, 0)
 
 
 def deal_record(deal: dict, rules, masks, sides: Sides, solver: dd.Table | None = None) -> tuple[list[int], list[int]]:
@@ -122,20 +177,25 @@ def seat_tally(df, seats: int, rows=None):
 def analysis_text(head: str, deal: dict, rules, masks, sides: Sides, hand_text, *, from_trick: int = 1,
                   result_line: str = "", paranoid_note: bool = False) -> str:
     """The table by seat on lead (from trick 1 only) and the marked play of a simulated deal."""
+    check_from_trick(deal, from_trick)
     solver = dd.Table()
     n = len(sides.seat_names)
+    leaders = [s for s in range(n) if deal.get("sitout", -1) != s]
+    bar = _bar((len(leaders) if from_trick == 1 else 0) + _cards_from(deal, rules, from_trick), "double dummy")
     lines = [head, "Hands at the start of play:"]
     width = max(len(x) for x in sides.seat_names)
     for s in range(n):
         lines.append(f"  {sides.seat_names[s]:{width}} {hand_text(deal['hands'][s])}")
     if paranoid_note:
         lines.append("Each player is measured alone against all the others together (the paranoid bound).")
-    if from_trick == 1:
-        leaders = [s for s in range(n) if deal.get("sitout", -1) != s]
-        rows = leader_table(deal["hands"], rules, masks, sides, leaders, solver=solver)
-        lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(sides.names),
-                                [sides.seat_names[s] for s in leaders], rows))
-    steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1, solver=solver)
+    try:
+        if from_trick == 1:
+            rows = leader_table(deal["hands"], rules, masks, sides, leaders, solver=solver, bar=bar)
+            lines.append(table_text("Double-dummy tricks by seat on lead (trick 1):", list(sides.names),
+                                    [sides.seat_names[s] for s in leaders], rows))
+        steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1, solver=solver, bar=bar)
+    finally:
+        bar.close()
     if result_line:
         lines.append(result_line)
     first = steps[0]
@@ -154,14 +214,23 @@ def table_only_text(head: str, hands, rules, masks, sides: Sides, hand_text, *, 
     lines = [head + ("" if full else " (an ending: spades count as broken, no trick-1 rule applies)")]
     for s in range(n):
         lines.append(f"  {sides.seat_names[s]:{width}} {hand_text(hands[s])}")
-    rows = leader_table(hands, rules, masks, sides, range(n), trick1=full, broken=not full)
+    bar = _bar(n, "double dummy")
+    try:
+        rows = leader_table(hands, rules, masks, sides, range(n), trick1=full, broken=not full, bar=bar)
+    finally:
+        bar.close()
     lines.append(table_text("Double-dummy tricks by seat on lead:", list(sides.names), list(sides.seat_names), rows))
     return "\n".join(lines)
 
 
 def marked_text(replay_text: str, deal: dict, rules, masks, sides: Sides, *, from_trick: int = 1) -> str:
     """A replay followed by every card that cost its side a trick double dummy."""
-    steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1)
+    check_from_trick(deal, from_trick)
+    bar = _bar(_cards_from(deal, rules, from_trick), "double dummy")
+    try:
+        steps = costs(deal, rules, masks, sides, first_trick=from_trick - 1, bar=bar)
+    finally:
+        bar.close()
     head = "Double dummy (every card seen, best play by all): cards that cost their side a trick"
     return "\n".join([replay_text, "", head + (f", from trick {from_trick}" if from_trick > 1 else ""),
                       marked_cards(steps, sides.seat_names)])

@@ -65,3 +65,34 @@ def test_cutthroat_and_kierki_commands():
     assert r.exit_code == 0 and "cost their side a trick" in r.output, r.output
     r = CliRunner().invoke(main, ["dd", "kierki", "--seed", "2", "--deal", "4"])
     assert r.exit_code == 2 and "trump deals" in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["cutthroat", "--players", "4"], ["kierki", "--deal-type", "trumps"]])
+def test_from_trick_beyond_the_deal_is_one_line(args):
+    r = CliRunner().invoke(main, ["dd", *args, "--seed", "3", "--deal", "1", "--from-trick", "99"])
+    assert r.exit_code == 2 and "--from-trick must be a trick of this deal" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_progress_counts_every_position_with_a_seat_sitting_out(monkeypatch):
+    """Cutthroat with 5 players (2 jokers) and the dealer out of trick 1: the bar ends full (its total is right)."""
+    from simcards.api import double_dummy_text
+    from simcards.core import dd_report
+
+    done = []
+
+    class Bar:
+        def __init__(self, total, desc):
+            self.total, self.n = total, 0
+
+        def update(self, n=1):
+            self.n += n
+
+        def close(self):
+            done.append((self.total, self.n))
+
+    monkeypatch.setattr(dd_report, "_make_bar", Bar)
+    for start in (1, 2, 9):
+        double_dummy_text("cutthroat", settings=["num_players=5", "jokers=2"], seed=3, index=1, from_trick=start,
+                          progress=True)
+    assert len(done) == 3 and all(total == n > 0 for total, n in done), done

@@ -75,7 +75,45 @@ def test_dd_command_hand_ending_and_deal_from_late_trick():
     (["dd", "spades", "--hand", "AS KS / QS / JS / TS"], "same number of cards"),
     (["dd", "seep", "--deal", "1"], "offers no double-dummy"),
     (["dd", "spades", "--deal", "1", "--from-trick", "0"], "--from-trick"),
+    (["dd", "spades", "--seed", "7", "--deal", "1", "--from-trick", "14"], "1 to 13, got 14"),
+    (["replay", "spades", "--seed", "7", "--deal", "1", "--dd", "--from-trick", "14"], "1 to 13, got 14"),
 ])
 def test_dd_command_mistakes_are_one_line(args, message):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2 and message in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+class _Bar:
+    """Records what an analysis does with its progress bar."""
+
+    made: list = []
+
+    def __init__(self, total, desc):
+        self.total, self.done, self.closed = total, 0, False
+        _Bar.made.append(self)
+
+    def update(self, n=1):
+        self.done += n
+
+    def close(self):
+        self.closed = True
+
+
+def test_dd_analysis_shows_progress_only_when_asked(monkeypatch, capsys):
+    """One step a position solved (the table's leaders, then each card analysed); the bar ends full."""
+    from simcards.api import double_dummy_text, replay_text
+    from simcards.core import dd_report
+
+    text = double_dummy_text("spades", seed=7, index=123, from_trick=12, progress=True)
+    assert "0/8" in capsys.readouterr().err  # a real tqdm bar on stderr: 2 tricks of 4 cards
+    monkeypatch.setattr(dd_report, "_make_bar", _Bar)
+    _Bar.made = []
+    assert double_dummy_text("spades", seed=7, index=123, from_trick=12) == text
+    assert _Bar.made == []
+    double_dummy_text("spades", seed=7, index=123, from_trick=12, progress=True)
+    double_dummy_text("spades", hands="AS 2H / KH QH / AD 3C / AC 2C", progress=True)
+    double_dummy_text("spades", seed=7, index=123, from_trick=1, progress=True)
+    replay_text("spades", seed=7, index=123, dd=True, from_trick=10, progress=True)
+    assert [(b.total, b.done, b.closed) for b in _Bar.made] == [(8, 8, True), (4, 4, True), (56, 56, True),
+                                                                (16, 16, True)]
