@@ -5,7 +5,7 @@
     python scripts/bench.py --game spades --unit game --threads 1
     python scripts/bench.py --cold                  # compile from scratch (empty numba cache)
     python scripts/bench.py --startup               # start-up of simcards --help, games, rules X
-    python scripts/bench.py --dd --dd-deals 20      # double-dummy solves/s (one thread) beside DDS
+    python scripts/bench.py --dd --dd-deals 100 --dd-strains S --dd-slow 5   # double dummy beside DDS, one thread
     python scripts/bench.py --dd --dd-cards 8,10 --dd-ablation   # nodes and time with each technique off
     python scripts/bench.py --dd --dd-cards 10 --dd-table-bits 12 # a small table (a full pool is swept)
 
@@ -97,13 +97,17 @@ def dds_solve(hands, denom, leader: int) -> tuple[int, int]:
     return max(fut.score[i] for i in range(fut.cards)), int(fut.nodes)
 
 
-def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: int | None = None) -> list[dict]:
-    """Solves per second on one thread from the opening lead (side on lead measured), ours then
-    DDS (endplay, SolveBoard with one optimal card) on the same deals, back to back. DDS counts
-    as nodes only the trick starts it searches (after its table and quick tricks); ours counts
-    every card played in the search, and ``searched`` the trick starts it searched. Times are
-    the process's CPU time (steadier than wall time on a shared machine); ours also gives the
-    median, 90th percentile and maximum of one solve (full deals have a long tail)."""
+def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: int | None = None,
+             seed: int = 2026, slow: int = 0) -> list[dict]:
+    """Side by side on one thread: each deal solved from the opening lead by ours (a fresh table)
+    and then by DDS (endplay, SolveBoard with one optimal card), deal by deal, seat on lead =
+    deal number mod 4, the side on lead measured. Times are the process's CPU time (steadier
+    than wall time on a shared machine). Per solver: solves/s over all deals, median, 90th
+    percentile and maximum of one solve; for ours also nodes (every card played in the search),
+    ``searched`` trick starts (stored: searched past the table and quick tricks; DDS counts as
+    nodes the trick starts it enters) and, beside DDS, the ratio of times: in total, the
+    geometric mean, median, 99th percentile and worst of the per-deal ratios (our time over
+    DDS's), and the ``slow`` deals of the worst ratios."""
     import numpy as np
 
     from simcards.core import dd
@@ -114,7 +118,7 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
 
     from endplay.types import Denom
 
-    rng = np.random.default_rng(2026)
+    rng = np.random.default_rng(seed)
     hands = [random_hands(rng, cards) for _ in range(deals)]
     trumps = {"N": (-1, Denom.nt), "S": (3, Denom.spades), "H": (2, Denom.hearts)}
     variants = [("all", dd.F_ALL)]
@@ -124,19 +128,30 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT))]
     for letter in strains:
         trump, denom = trumps[letter]
+        dds_solve(random_hands(np.random.default_rng(seed + 1), cards), denom, 0)  # load DDS
         for name, features in variants:
             table = dd.Table() if table_bits is None else dd.Table(table_bits)
             rules = dd.rules_row(4, trump, features=features)
-            dd.solve(hands[0], rules, [1, 3], SUIT_MASKS, leader=1, table=table)  # compile / load
+            dd.solve(random_hands(np.random.default_rng(seed + 1), cards), rules, [1, 3], SUIT_MASKS, leader=1,
+                     table=table)  # compile / load
             table.counters[:] = 0
-            ours, times = [], []
-            for h in hands:
+            ours, times, theirs, dds_times, dds_nodes, nodes = [], [], [], [], [], []
+            for i, h in enumerate(hands):
+                leader = i % 4
                 table.fresh()
+                before = int(table.counters[dd.C_NODES])
                 t = time.process_time()
-                ours.append(dd.solve(h, rules, [1, 3], SUIT_MASKS, leader=1, table=table))
+                ours.append(dd.solve(h, rules, [leader, (leader + 2) % 4], SUIT_MASKS, leader=leader, table=table))
                 times.append(time.process_time() - t)
+                nodes.append(int(table.counters[dd.C_NODES]) - before)
+                if name == "all":
+                    t = time.process_time()
+                    v, k = dds_solve(h, denom, leader)
+                    dds_times.append(time.process_time() - t)
+                    theirs.append(v)
+                    dds_nodes.append(k)
             seconds = sum(times)
-            yield {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
+            row = {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
                    "solves_per_s": deals / seconds, "nodes_per_solve": int(table.counters[dd.C_NODES] / deals),
                    "searched_per_solve": int(table.counters[dd.C_TT_STORES] / deals),
                    "tt_hits_per_solve": int(table.counters[dd.C_TT_HITS] / deals),
@@ -144,12 +159,42 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
                    "ns_per_node": seconds / max(1, int(table.counters[dd.C_NODES])) * 1e9,
                    "median_s": float(np.median(times)), "p90_s": float(np.percentile(times, 90)),
                    "max_s": max(times), "pool_sweeps": int(table.counters[dd.C_TT_RESETS])}
-        t = time.process_time()
-        theirs = [dds_solve(h, denom, 1) for h in hands]
-        seconds = time.process_time() - t
-        yield {"strain": letter, "cards": cards, "deals": deals, "solver": "DDS (endplay)",
-               "solves_per_s": deals / seconds, "searched_per_solve": sum(n for _, n in theirs) // deals,
-               "agree": sum(a == b for a, (b, _) in zip(ours, theirs))}
+            if name != "all":
+                yield row
+                continue
+            ratio = np.array(times) / np.maximum(np.array(dds_times), 1e-6)
+            row.update({"dds_solves_per_s": deals / sum(dds_times), "dds_nodes_per_solve": sum(dds_nodes) // deals,
+                        "dds_median_s": float(np.median(dds_times)), "dds_p90_s": float(np.percentile(dds_times, 90)),
+                        "dds_max_s": max(dds_times), "agree": sum(a == b for a, b in zip(ours, theirs)),
+                        "ratio_total": seconds / sum(dds_times), "ratio_geomean": float(np.exp(np.log(ratio).mean())),
+                        "ratio_median": float(np.median(ratio)), "ratio_p99": float(np.percentile(ratio, 99)),
+                        "ratio_max": float(ratio.max()),
+                        "slowest": [{"deal": int(i), "leader": int(i % 4), "ours_s": times[i], "dds_s": dds_times[i],
+                                     "ratio": float(ratio[i]), "nodes": nodes[i], "dds_nodes": dds_nodes[i]}
+                                    for i in np.argsort(-ratio)[:slow]]})
+            yield row
+
+
+def dd_lines(r: dict) -> list[str]:
+    """The text of one :func:`dd_bench` row."""
+    head = f"{r['strain']} {r['cards']:2} cards {r['deals']} deals"
+    lines = [f"{head}  {r['solver']:<34} {r['solves_per_s']:9.2f} solves/s  {r['nodes_per_solve']:>10,} nodes"
+             f" {r['searched_per_solve']:>8,} searched  {r['tt_hits_per_solve']:>9,} table hits"
+             f"  {r['quick_cuts_per_solve']:>8,} quick cuts  {r['ns_per_node']:4.0f} ns/node"
+             f"  solve median {r['median_s'] * 1000:.1f} ms, p90 {r['p90_s'] * 1000:.1f}, max {r['max_s'] * 1000:.1f}"
+             + (f", {r['pool_sweeps']} pool sweeps" if r['pool_sweeps'] else "")]
+    if "dds_solves_per_s" in r:
+        lines.append(f"{head}  {'DDS (endplay)':<34} {r['dds_solves_per_s']:9.2f} solves/s  {'':>10}      "
+                     f" {r['dds_nodes_per_solve']:>8,} entered"
+                     f"  solve median {r['dds_median_s'] * 1000:.1f} ms, p90 {r['dds_p90_s'] * 1000:.1f},"
+                     f" max {r['dds_max_s'] * 1000:.1f}  (agrees on {r['agree']} of {r['deals']})")
+        lines.append(f"{head}  ours / DDS time: total {r['ratio_total']:.2f}x, geometric mean {r['ratio_geomean']:.2f}x,"
+                     f" per deal median {r['ratio_median']:.2f}x, p99 {r['ratio_p99']:.1f}x, worst {r['ratio_max']:.1f}x")
+        for x in r["slowest"]:
+            lines.append(f"    deal {x['deal']} (leader {x['leader']}): ours {x['ours_s'] * 1000:.1f} ms"
+                         f" {x['nodes']:,} nodes, DDS {x['dds_s'] * 1000:.1f} ms {x['dds_nodes']:,} nodes:"
+                         f" {x['ratio']:.1f}x")
+    return lines
 
 
 def main() -> None:
@@ -172,22 +217,16 @@ def main() -> None:
     ap.add_argument("--dd-strains", default="NS", help="strains for --dd: N (no trump), S, H")
     ap.add_argument("--dd-ablation", action="store_true", help="with --dd: also each technique switched off")
     ap.add_argument("--dd-table-bits", type=int, help="with --dd: table size, dd.Table(bits) (default: dd.Table())")
+    ap.add_argument("--dd-seed", type=int, default=2026, help="with --dd: seed of the deals")
+    ap.add_argument("--dd-slow", type=int, default=0, help="with --dd: list the N deals of the worst ratios")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.dd:
         for cards in (int(c) for c in args.dd_cards.split(",")):
-            for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation, args.dd_table_bits):
-                print(json.dumps(r) if args.json else
-                      f"{r['strain']} {r['cards']:2} cards  {r['solver']:<38} {r['solves_per_s']:9.2f} solves/s"
-                      + (f"  {r['nodes_per_solve']:>10,} nodes {r['searched_per_solve']:>8,} searched"
-                         f"  {r['tt_hits_per_solve']:>9,} table hits  {r['quick_cuts_per_solve']:>8,} quick cuts"
-                         f"  {r['ns_per_node']:4.0f} ns/node  solve median {r['median_s'] * 1000:.1f} ms,"
-                         f" p90 {r['p90_s'] * 1000:.1f}, max {r['max_s'] * 1000:.1f}"
-                         + (f", {r['pool_sweeps']} pool sweeps" if r['pool_sweeps'] else "")
-                         if "nodes_per_solve" in r else
-                         f"  {'':>17} {r['searched_per_solve']:>8,} searched  (agrees on {r['agree']} of {r['deals']})"),
-                      flush=True)
+            for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation, args.dd_table_bits,
+                              args.dd_seed, args.dd_slow):
+                print(json.dumps(r) if args.json else "\n".join(dd_lines(r)), flush=True)
         return
 
     if args.startup:
