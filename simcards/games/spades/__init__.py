@@ -2,6 +2,7 @@
 from simcards.core.game import Game
 from simcards.core.policy import PolicyCatalog
 from simcards.games.spades import dd, records
+from simcards.games.spades.bid_model import FITTED
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.odds import BID
 from simcards.games.spades.pimc import PIMC
@@ -24,7 +25,7 @@ GAME = Game(
     presets=PRESETS,
     units=records.UNITS,
     policies=PolicyCatalog("spades", DECISIONS, {p.name: p for p in (RANDOM, BASIC, EXPERT, AGGRESSIVE, CONSERVATIVE,
-                                                                      QUICK_COUNT, PIMC)}, 4),
+                                                                      QUICK_COUNT, PIMC, FITTED)}, 4),
     seats=lambda variant: 4,
     simulate=simulate,
     tally=records.tally,
