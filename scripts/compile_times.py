@@ -6,8 +6,10 @@
     .venv/bin/python scripts/compile_times.py spades -- bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W --deals 100
 
 Runs the command in a child process with an empty numba cache (NUMBA_CACHE_DIR in a temporary
-folder) and numba's compile events recorded. Prints the wall time, the compile time, and the
-functions with the most *own* compile seconds (a function's time less the time of the functions
+folder) and numba's compile events recorded. Prints the wall time, the compile time (CPU
+seconds of the process, so a busy machine inflates it less than the wall time), the functions
+numba compiled more than once (one specialization per argument types), and the functions with
+the most *own* compile seconds (a function's time less the time of the functions
 it made numba compile inside it), which is where a cut pays. Timings only; never used by tests.
 """
 from __future__ import annotations
@@ -27,10 +29,10 @@ stack, rows = [], []
 
 class Timer(event.Listener):
     def on_start(self, ev):
-        stack.append([time.perf_counter(), 0.0])
+        stack.append([time.process_time(), 0.0])
     def on_end(self, ev):
         t0, inner = stack.pop()
-        total = time.perf_counter() - t0
+        total = time.process_time() - t0
         if stack:
             stack[-1][1] += total
         f = ev.data["dispatcher"].py_func
@@ -71,6 +73,14 @@ def main() -> int:
     print(f"{'own s':>7} {'total s':>8}  function")
     for r in sorted(rows, key=lambda r: -r["own"])[:args.top]:
         print(f"{r['own']:7.2f} {r['total']:8.2f}  {r['function']}")
+    counts: dict[str, list[float]] = {}
+    for r in rows:
+        counts.setdefault(r["function"], []).append(r["own"])
+    repeated = {f: t for f, t in counts.items() if len(t) > 1 and not f.startswith("numba.")}
+    if repeated:
+        print("\ncompiled more than once (a specialization per argument types; each costs its own compile):")
+        for f, t in sorted(repeated.items(), key=lambda kv: -sum(kv[1])):
+            print(f"{sum(t):7.2f}  {f} x{len(t)}")
     by_module: dict[str, float] = {}
     for r in rows:
         module = r["function"].rsplit(".", 1)[0]

@@ -753,7 +753,7 @@ def simulate_deals(tab, seats, seed, start, count, out, trace, err):
         _start_record(seed, start + i, w.deal_rng, w.rngs)
         dealer = p.first_dealer if p.first_dealer >= 0 else below(w.deal_rng, 4)
         _new_game(w)
-        play_hand(tab, seats, w, dealer, 0, out[i], trace, err, free, True)
+        play_hand(tab, seats, w, dealer, np.int64(0), out[i], trace, err, free, True)
     keep_alive(owners)
 
 
@@ -775,11 +775,11 @@ def simulate_games(tab, seats, seed, start, count, out, trace, err):
         dealer = p.first_dealer if p.first_dealer >= 0 else below(w.deal_rng, 4)
         row[G_FIRST] = dealer
         winner = -1
-        total_hands = 0
+        total_hands = np.int64(0)
         while True:  # games of the match
             _new_game(w)
             row[G_GAMES] += 1
-            game_winner, dealer, total_hands = play_game(tab, seats, w, dealer, 0, total_hands, rec, row,
+            game_winner, dealer, total_hands = play_game(tab, seats, w, dealer, np.int64(0), total_hands, rec, row,
                                                          trace, err, free)
             if game_winner < 0:
                 winner = -1
@@ -932,7 +932,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
                 scores[1] = scores0[1]
                 bags[0] = bags0[0]
                 bags[1] = bags0[1]
-                play_hand(tab, seats, w, dealer, 0, rec, no_trace(), err, forced, False)
+                play_hand(tab, seats, w, dealer, np.int64(0), rec, no_trace(), err, forced, False)
                 for s in range(4):
                     hands[s] = dealt[s]
                     if prior[s] >= 0 and (rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s])
@@ -958,7 +958,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
             scores[1] = scores0[1]
             bags[0] = bags0[0]
             bags[1] = bags0[1]
-            play_hand(tab, seats, w, dealer, 0, rec, no_trace(), err, forced, False)
+            play_hand(tab, seats, w, dealer, np.int64(0), rec, no_trace(), err, forced, False)
             for s in range(4):  # the accepted try saw the same hands, view and seat streams
                 if prior[s] >= 0 and rec[D_BID + s] != (0 if prior[s] == BN_BIT else prior[s]):
                     err[0] = E_REPLAY
@@ -979,7 +979,7 @@ def simulate_bid_options(tab, seats, min_len, max_len, accept, seat, dealer, pri
                 if winner < 0 and p.max_hands > 1:
                     _start_streams(seed, start + i, FUTURE_STREAM, deal_rng, rngs)
                     forced[seat] = -1
-                    winner, _, _ = play_game(future, seats, w, (dealer + 1) & 3, 1, 0, rec, game_row,
+                    winner, _, _ = play_game(future, seats, w, (dealer + 1) & 3, np.int64(1), np.int64(0), rec, game_row,
                                              no_trace(), err, forced)
                 if winner >= 0:
                     win = 1 if winner == team else 0
