@@ -98,7 +98,7 @@ def dds_solve(hands, denom, leader: int) -> tuple[int, int]:
 
 
 def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: int | None = None,
-             seed: int = 2026, slow: int = 0) -> list[dict]:
+             seed: int = 2026, slow: int = 0, only: str | None = None) -> list[dict]:
     """Side by side on one thread: each deal solved from the opening lead by ours (a fresh table)
     and then by DDS (endplay, SolveBoard with one optimal card), deal by deal, seat on lead =
     deal number mod 4, the side on lead measured. Times are the process's CPU time (steadier
@@ -125,7 +125,10 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
     if ablation:
         variants += [(f"no {name}", dd.F_ALL & ~bit) for name, bit in (
             ("relevant-rank patterns", dd.F_CLASSES), ("quick tricks", dd.F_QUICK), ("move ordering", dd.F_ORDER),
-            ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT))]
+            ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT),
+            ("sure trump tricks", dd.F_SURE), ("killer move", dd.F_KILLER))]
+        if only:
+            variants = variants[:1] + [v for v in variants[1:] if v[0].removeprefix("no ") in only.split(",")]
     for letter in strains:
         trump, denom = trumps[letter]
         dds_solve(random_hands(np.random.default_rng(seed + 1), cards), denom, 0)  # load DDS
@@ -216,6 +219,7 @@ def main() -> None:
     ap.add_argument("--dd-cards", default="13", help="cards per hand for --dd, comma-separated (13: full deals)")
     ap.add_argument("--dd-strains", default="NS", help="strains for --dd: N (no trump), S, H")
     ap.add_argument("--dd-ablation", action="store_true", help="with --dd: also each technique switched off")
+    ap.add_argument("--dd-features", help="with --dd: only these variants of the ablation, by name, comma-separated")
     ap.add_argument("--dd-table-bits", type=int, help="with --dd: table size, dd.Table(bits) (default: dd.Table())")
     ap.add_argument("--dd-seed", type=int, default=2026, help="with --dd: seed of the deals")
     ap.add_argument("--dd-slow", type=int, default=0, help="with --dd: list the N deals of the worst ratios")
@@ -225,7 +229,7 @@ def main() -> None:
     if args.dd:
         for cards in (int(c) for c in args.dd_cards.split(",")):
             for r in dd_bench(args.dd_deals, cards, args.dd_strains, args.dd_ablation, args.dd_table_bits,
-                              args.dd_seed, args.dd_slow):
+                              args.dd_seed, args.dd_slow, args.dd_features):
                 print(json.dumps(r) if args.json else "\n".join(dd_lines(r)), flush=True)
         return
 

@@ -32,12 +32,19 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   or refute a question without search;
 - **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
   cheaply, let partner's winner stand, discard low), and only one card of each run of
-  equivalent cards is tried (cards adjacent once played cards are removed).
+  equivalent cards is tried (cards adjacent once played cards are removed);
+- **sure trump tricks** (``F_SURE``, from DDS's later tricks): a side that holds every trump
+  still out takes at least as many tricks as its longest trump holding has cards, which
+  proves or refutes a question at a trick start for either side;
+- a **killer move** (``F_KILLER``, DDS's ``bestMove``): the lead that last made a cut-off at
+  the same depth is tried first at a lead, before the table's best lead (DDS's weights rank
+  them so too; the other way round searched 3-5 % more nodes); it is kept from one question
+  to the next.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
 (numba's ``_nrt=False``): numba's atomic increments and decrements of the arrays they take and
-the views they make were most of the time of a solve (``docs/double-dummy.md``, Speed). They
+the views they make were most of the time of a solve (``docs/dev/double-dummy.md``, Speed). They
 allocate nothing; :func:`solve_kernel` and :func:`card_values` allocate the buffers and keep
 them alive while the search runs, and :func:`_sweep`, which allocates, keeps reference counting.
 """
@@ -55,8 +62,8 @@ R_LEN = 8
 # trump obligation of a player void in the suit led (Kierki variants)
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
-F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS = 1, 2, 4, 8, 16, 32
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS
+F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -333,6 +340,30 @@ def _top_trumps(H, R, suit_masks):
         else:
             break
     return holder, k, used
+
+
+@nb.njit(cache=True, _nrt=False)
+def _sure_trump_tricks(H, R, side, suit_masks):
+    """Tricks a side is sure of when it holds every trump still out: each trump of its longest
+    trump holding falls in a trick of its own, which a trump of the side wins (DDS's later
+    tricks). > 0: the measured side's; < 0: minus the other side's; 0: both hold trumps (or
+    none is left). The proof rests on suit lengths only (part of the table's key)."""
+    n = R[R_SEATS]
+    tm = suit_masks[R[R_TRUMP]]
+    mine = 0
+    theirs = 0
+    for p in range(n):
+        k = popcount(H[p] & tm)
+        if (side >> p) & 1:
+            if k > mine:
+                mine = k
+        elif k > theirs:
+            theirs = k
+    if theirs == 0:
+        return mine
+    if mine == 0:
+        return -theirs
+    return 0
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -631,6 +662,14 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
         rel_out[d] = lrel
         return 1 if (side >> winner) & 1 else 0
     if npl == 0 and not t1:
+        if feats & F_SURE and R[R_TRUMP] >= 0:
+            sure = _sure_trump_tricks(H, R, side, suit_masks)
+            if sure > 0 and sure >= target:
+                ctr[C_QUICK_CUTS] += 1
+                return 1
+            if sure < 0 and left + sure < target:
+                ctr[C_QUICK_CUTS] += 1
+                return 0
         if feats & F_QUICK and R[R_TRUMP] >= 0:
             holder, k, used = _top_trumps(H, R, suit_masks)
             if holder >= 0:
@@ -882,7 +921,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
     union over refuted moves, cards skipped as equivalent). Restores every array it changes."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
-    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE, F_WREL = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+    F_SEAT, F_IDX, F_CNT, F_TGT, F_NPL, F_LEAD, F_BRK, F_T1, F_BASE, F_WREL, F_KILL = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
     d = 0
     target = target0
     entering = True
@@ -909,6 +948,8 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
             if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
                 w = np.int64(kbuf[d, K_HINT])
                 _hint_first(H, R, suit_masks, bounds[w, 2] - 1, bounds[w, 3], mbuf[d, :MAX_MOVES], cnt)
+            if npl == 0 and R[R_FEATURES] & F_KILLER and fr[d, F_KILL] >= 0:
+                _to_front(mbuf[d, :MAX_MOVES], cnt, fr[d, F_KILL])  # the last lead that cut at this depth
             fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
             fr[d, F_BASE] = base
             rb[1, d] = _ZERO
@@ -932,6 +973,8 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
                 ctr[C_CUTS] += 1
                 if i == 0:
                     ctr[C_FIRST_CUTS] += 1
+                if fr[d, F_NPL] == 0:
+                    fr[d, F_KILL] = c  # a killer move: tried first at the next lead of this depth
                 _store(H, R, keys, bounds, links, heads, meta, ctr, kbuf[d], fr[d, F_TGT], value, rel, c, suit_masks)
                 continue  # cut-off: the node is worth ``value`` for the same reasons; climb again
             rb[1, d] |= rel
@@ -1047,7 +1090,8 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     st[S_NPL], st[S_LEADER], st[S_BROKEN], st[S_T1] = npl, leader, broken, t1
     kbuf = np.zeros((MAX_DEPTH, 10), np.uint64)
     mbuf = np.zeros((MAX_DEPTH, 2 * MAX_MOVES), np.int64)
-    fr = np.zeros((MAX_DEPTH, 10), np.int64)
+    fr = np.zeros((MAX_DEPTH, 11), np.int64)
+    fr[:, 10] = -1  # no killer move yet (kept from one question to the next)
     rb = np.zeros((4, MAX_DEPTH), np.uint64)
     lo = 0
     hi = popcount(H[leader]) + (1 if npl > 0 else 0)

@@ -1,6 +1,7 @@
 """The double-dummy solver (core/dd.py) against the plain minimax reference (core/dd_ref.py)
 on small endings, opening and mid-trick, under every rule the games use."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from simcards.core import dd, dd_ref
@@ -28,7 +29,8 @@ def endings(draw):
         m = k - (1 if trick1 and s == sitout else 0)
         hands.append(sum(1 << c for c in deck[pos:pos + m]))
         pos += m
-    features = draw(st.sampled_from([dd.F_ALL, 0, dd.F_TT, dd.F_TT | dd.F_CLASSES, dd.F_ALL & ~dd.F_QUICK]))
+    features = draw(st.sampled_from([dd.F_ALL, 0, dd.F_TT, dd.F_TT | dd.F_CLASSES, dd.F_ALL & ~dd.F_QUICK,
+                                     dd.F_SURE, dd.F_KILLER | dd.F_TT, dd.F_ALL & ~dd.F_KILLER]))
     rules = dd.rules_row(n, trump, lead_restrict=draw(st.booleans()), obligation=draw(st.sampled_from([0, 1, 2])),
                          no_trump_trick1=draw(st.booleans()), sitout_trick1=sitout, features=features)
     side = [s for s in range(n) if draw(st.booleans())] or [leader]
@@ -55,6 +57,35 @@ def test_solver_matches_plain_minimax(position):
     TINY.fresh()
     assert dd.solve(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1,
                     table=TINY) == want
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_sure_trump_tricks_when_one_side_holds_every_trump(n):
+    """Four-card endings where one side holds all the trumps (the sure-trump-tricks bound decides
+    many questions): every leader, either side measured, against the plain minimax."""
+    rng = np.random.default_rng(40 + n)
+    trumps = [c for c in range(52) if int(SUIT_MASKS[3]) >> c & 1]
+    others = [c for c in range(52) if not int(SUIT_MASKS[3]) >> c & 1]
+    for _ in range(12):
+        holders = [0, 2] if n == 4 else [int(rng.integers(n))]
+        rng.shuffle(trumps)
+        rng.shuffle(others)
+        k = int(rng.integers(2, 7))
+        hands, t, o = [0] * n, list(trumps[:k]), list(others)
+        for s in range(n):
+            for _ in range(4):
+                if t and s in holders and (rng.random() < 0.6 or sum(4 for x in holders if x > s) < len(t)):
+                    hands[s] |= 1 << t.pop()
+                else:
+                    hands[s] |= 1 << o.pop()
+        if t:
+            continue
+        rules = dd.rules_row(n, 3, lead_restrict=bool(rng.integers(2)))
+        for leader in range(n):
+            for side in (holders, [x for x in range(n) if x not in holders]):
+                TABLE.fresh()
+                got = dd.solve(hands, rules, side, SUIT_MASKS, leader=leader, broken=True, table=TABLE)
+                assert got == dd_ref.solve(hands, rules, side, SUIT_MASKS, leader=leader, broken=True)
 
 
 def test_card_values_agree_with_solving_after_each_card():
