@@ -801,7 +801,7 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
         if unit == UNIT_DEAL:
             row[:] = -1
             state[:] = 0
-            leader, redeals = play_hand(tab, seats, w, seed, index, 0, 0, dealer, trace, ask, True)
+            leader, redeals = play_hand(tab, seats, w, seed, index, np.int64(0), np.int64(0), dealer, trace, ask, True)
             row[0] = dealer
             row[1] = leader
             row[2] = redeals
@@ -820,16 +820,16 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
                 row[D_SEAT0 + 4 * MAX_SEATS + s] = jc
                 _features(row, D_SEAT0, s, w.dealt[s])
         elif unit == UNIT_GAME:
-            play_game(tab, seats, w, seed, index, 0, 0, dealer, row, trace, 0, ask)
+            play_game(tab, seats, w, seed, index, np.int64(0), np.int64(0), dealer, row, trace, np.int64(0), ask)
         else:
             row[:] = 0
             row[3] = dealer
-            hand_no = 0
-            games = 0
+            hand_no = np.int64(0)  # np.int64, not a literal 0: one specialization of play_game
+            games = np.int64(0)
             champion = -1
             while True:
                 winner, played, dealer, hand_no = play_game(tab, seats, w, seed, index, hand_no, games, dealer,
-                                                            no_row, trace, 0, ask)
+                                                            no_row, trace, np.int64(0), ask)
                 games += 1
                 if winner < 0:
                     break
@@ -970,7 +970,7 @@ def simulate_bid_options(tab, seats, accept, deal, seat, dealer, prior, options,
                     forced[s] = ASK
                 state[:] = start_state
                 forced[seat] = STOP
-                play_hand(tab, seats, w, seed, index, hand_no, 0, dealer, no_trace(), forced, False)
+                play_hand(tab, seats, w, seed, index, hand_no, np.int64(0), dealer, no_trace(), forced, False)
                 for s in range(n):
                     hands[s] = scratch[s]
                     if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
@@ -989,7 +989,7 @@ def simulate_bid_options(tab, seats, accept, deal, seat, dealer, prior, options,
                 forced[s] = ASK
             state[:] = start_state
             forced[seat] = options[j]
-            play_hand(tab, seats, w, seed, index, hand_no, 0, dealer, no_trace(), forced, False)
+            play_hand(tab, seats, w, seed, index, hand_no, np.int64(0), dealer, no_trace(), forced, False)
             for s in range(n):  # the check above saw the same hands, view and streams
                 if prior[s] >= 0 and hand_out[H_BID, s] != prior[s]:
                     err[0] = E_REPLAY
@@ -1007,8 +1007,8 @@ def simulate_bid_options(tab, seats, accept, deal, seat, dealer, prior, options,
                 winner = game_winner(state[0], n, p.target_score)
                 if winner < 0 and p.max_hands > 1:
                     forced[seat] = ASK
-                    winner, _, _, _ = play_game(tab, seats, w, seed, index, 1, 0, (dealer + 1) % n, no_row,
-                                                no_trace(), 1, forced)
+                    winner, _, _, _ = play_game(tab, seats, w, seed, index, np.int64(1), np.int64(0), (dealer + 1) % n,
+                                                no_row, no_trace(), np.int64(1), forced)
                 if winner >= 0:
                     win = 1 if winner == seat else 0
             out[i, base + 4] = win
