@@ -152,12 +152,16 @@ def fitted_choice(view, pred):
     legal = np.uint64(view[V_LEGAL])
     x = np.empty(N_FEATURES, np.float64)
     bid_features(view, x)
-    h = np.empty(HIDDEN, np.float64)
+    h = B1.copy()
+    for j in range(N_FEATURES):  # row by row: contiguous, vectorised, no branch
+        xj = x[j]
+        for u in range(HIDDEN):
+            h[u] += xj * W1[j, u]
+    out = B2.copy()
     for u in range(HIDDEN):
-        a = B1[u]
-        for j in range(N_FEATURES):
-            a += x[j] * W1[j, u]
-        h[u] = a if a > 0.0 else 0.0
+        hu = max(h[u], 0.0)  # ReLU without a branch (a mispredicted one cost more than the sums)
+        for k in range(N_SLOTS):
+            out[k] += hu * W2[u, k]
     c = max(int(x[4]), 1)
     best = -1
     best_v = 0.0
@@ -168,9 +172,7 @@ def fitted_choice(view, pred):
         if b < 0 or b > 13 or not (legal >> np.uint64(b)) & np.uint64(1) or (k > 0 and b == 0):
             pred[k] = -np.inf
             continue
-        v = B2[k]
-        for u in range(HIDDEN):
-            v += h[u] * W2[u, k]
+        v = out[k]
         pred[k] = v
         if best < 0 or v > best_v:
             best = b
