@@ -8,3 +8,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# the texts of `simcards games`, `rules`, `policies` and --help, built once (a few seconds, no compiling)
+.venv/bin/python -c "from simcards.cli import warm_texts; warm_texts()"

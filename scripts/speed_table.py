@@ -5,8 +5,8 @@
     .venv/bin/python scripts/speed_table.py --seconds 1  # quicker, noisier
 
 It runs ``scripts/bench.py`` (warm: basic and expert; cold: expert with an empty numba cache,
-one game at a time) and prints a Markdown table headed by the command, the date and the
-machine, to paste into README.md as it is. Timings belong here, never in tests.
+one game at a time; ``--startup``: the describing commands) and prints Markdown tables headed
+by the command, the date and the machine, to paste into README.md as they are. Timings belong here, never in tests.
 """
 from __future__ import annotations
 
@@ -58,6 +58,11 @@ def main() -> int:
     print("|---|---|---:|---:|---:|")
     for game, basic, expert, compile_s in rows:
         print(f"| {game} | {basic['unit']} | {basic['rate']:,.0f} | {expert['rate']:,.0f} | {compile_s:.0f} |")
+    print("\n| command | warm start | first call after an install or an edit |")
+    print("|---|---:|---:|")
+    for r in bench("--startup", "--runs", "5"):
+        print(f"| `simcards {r['command'].removeprefix('simcards ')}` | {r['median_s'] * 1000:.0f} ms | "
+              f"{r['first_call_s']:.1f} s |")
     return 0
 
 

@@ -298,6 +298,23 @@ def _print_policies(game):
         click.echo(f"    {d.name}{_signature_text(d.signature)}: {d.help}")
 
 
+def warm_texts() -> None:
+    """Build the cached texts of `games`, `rules GAME`, `policies GAME` and the commands'
+    options (simcards.describe) for every built-in game, so that the first of those commands
+    and the first --help answer at once. scripts/setup.sh calls it; it compiles nothing."""
+    import contextlib
+    import io
+
+    from simcards.core.game import game_names
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        for argv in [["games"], ["run", "--help"]] + [[c, g] for g in game_names() for c in ("rules", "policies")]:
+            try:
+                main(argv)
+            except SystemExit:
+                pass
+
+
 def _printed(show, *args) -> str:
     """What ``show(*args)`` prints (the texts of games and rules are cached: simcards.describe)."""
     import contextlib

@@ -107,3 +107,13 @@ def test_command_options_come_from_the_registry_and_are_cached(tmp_path, monkeyp
     for name in builtin_game_names():
         assert {u.plural for u in get_game(name).units} <= set(again["plurals"])
         assert set(get_game(name).shortcuts) <= set(again["shortcuts"])
+
+
+def test_setup_warms_every_describing_text_so_first_calls_import_nothing_heavy(tmp_path, monkeypatch):
+    monkeypatch.delenv("SIMCARDS_GAMES", raising=False)
+    env = {k: v for k, v in os.environ.items() if k != "SIMCARDS_GAMES"}
+    env["SIMCARDS_CACHE_DIR"] = str(tmp_path)
+    subprocess.run([sys.executable, "-c", "from simcards.cli import warm_texts; warm_texts()"], env=env, check=True)
+    for argv in (["games"], ["rules", "kierki"], ["policies", "seep"], ["run", "--help"], ["bid", "--help"]):
+        out, heavy = _probe(argv, tmp_path)  # the first call after set-up
+        assert out.strip() and heavy == [], argv
