@@ -4,6 +4,6 @@
 # then the strategy report: results/spades-bags/report.md and report.html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --runtime   # the test tools come with scripts/test.sh
 .venv/bin/simcards run --spec scripts/experiments/spades-bags.toml "$@"
 .venv/bin/simcards report results/spades-bags
