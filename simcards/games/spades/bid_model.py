@@ -193,7 +193,8 @@ def fitted_bid(view, rng):
 
 
 FITTED = Policy("fitted", base=EXPERT, bid=fitted_bid, params=EXPERT_PARAMS,
-                help="expert's play; bids from a model fitted to pimc's simulated bids (bid_model.py)")
+                help="expert's play; bids from a model fitted to pimc's simulated bids (bid_model.py; of "
+                     "expert's parameters only Blind Nil's bn_deficit and bn_opp_within are read)")
 
 
 def predictions(view):
