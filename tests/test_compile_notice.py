@@ -83,7 +83,7 @@ def test_notice_is_printed_once_with_what_and_how_long():
         assert f(1, 2) == 3
         assert f(1.5, 2.0) == 3.5  # a second compile: no second notice
     lines = out.getvalue().splitlines()
-    assert lines == ["simcards: compiling the Spades kernels (first run only, about 40 s; kept for the next runs)"]
+    assert lines == ["simcards: compiling the Spades kernels (first run only, about 35 s; kept for the next runs)"]
 
 
 def test_no_notice_when_nothing_compiles():

@@ -4,7 +4,7 @@ simcards' kernels are compiled by numba the first time they run on a machine (or
 edit or an upgrade) and kept in numba's on-disk cache; later runs load them in a fraction of
 a second. A first run would otherwise sit silent for a minute. :func:`compile_notice` listens
 to numba's compile events: at the first one it prints one line (``compiling the Spades
-kernels, first run only, about 40 s``) and, on a terminal, a counter of the functions
+kernels, first run only, about 35 s``) and, on a terminal, a counter of the functions
 compiled and the seconds spent, which ends when compiling does. Cache loads are not compile
 events, so a warm run prints nothing.
 
@@ -18,14 +18,14 @@ import sys
 import threading
 import time
 
-# Seconds of a cold compile of `simcards run GAME` with the default policy on the 2-core
-# development machine (scripts/compile_times.py measures them; the notice says "about").
+# CPU seconds of a cold compile of `simcards run GAME` with the default policy on the 2-core
+# development machine (scripts/compile_times.py GAME measures them; the notice says "about").
 ESTIMATE_SECONDS = {
-    "spades": 40,
-    "cutthroat": 45,
+    "spades": 35,
+    "cutthroat": 25,
     "seep": 25,
-    "contract_rummy": 90,
-    "kierki": 35,
+    "contract_rummy": 130,
+    "kierki": 25,
 }
 TITLES = {
     "spades": "Spades",
