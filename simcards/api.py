@@ -118,10 +118,11 @@ def _show(value: Any) -> str:
 def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
                 preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
                 policy: str | None = None, seat_policy: Mapping[int, str] | None = None, dd: bool = False,
-                from_trick: int = 1, progress: bool = False) -> str:
+                from_trick: int = 1, progress: bool = False, format: str = "text") -> str:
     """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints);
     ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md);
-    ``progress``: a progress bar of the analysis on stderr."""
+    ``progress``: a progress bar of the analysis on stderr; ``format="pbn"``: the deal as a
+    PBN game instead (trick-taking games, four seats)."""
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
@@ -129,7 +130,17 @@ def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, se
     if index < 0:
         raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
     v = g.variant(preset, variant, list(settings))
-    table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    played = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
+    table = g.policies.table(played)
+    if format == "pbn":
+        from simcards.app.pbn_deals import deal_game
+        from simcards.core.pbn import file_text
+
+        if u.name != "deal" or dd:
+            raise SimcardsError("--format pbn writes one deal as PBN: use --deal N, without --dd")
+        return file_text([deal_game(g, v, table, seed, index, played)]).rstrip("\n")
+    if format != "text":
+        raise SimcardsError(f"unknown format {format!r} (text or pbn)")
     if dd:
         from simcards.core import dd_report
 

@@ -411,9 +411,11 @@ def experiment_options(f):
 @click.option("--workers", type=int, help="Worker processes of the local Dask cluster (default: all cores).")
 @click.option("--force", is_flag=True, help="Replace a results folder that holds a different experiment.")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), help="Run the experiment described in a TOML file.")
+@click.option("--pbn", "pbn_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write the run's deals "
+              "to this PBN file, one board each (trick-taking games, --unit deal, four seats; replays every deal).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary table.")
 def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, out, records, backend,
-        scheduler, workers, force, spec_file, quiet, **registry):
+        scheduler, workers, force, spec_file, pbn_file, quiet, **registry):
     """Simulate GAME and write a results folder with records, summary and figures."""
     from simcards.app.workflows import run_experiment
     from simcards.core.game import get_game
@@ -423,6 +425,8 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
     if spec_file is not None:
         from simcards.app.workflows import run_spec_file
 
+        if pbn_file is not None:
+            _fail("--pbn writes the deals of a run named on the command line, not of --spec")
         ctx = click.get_current_context()
         given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
         result = run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend,
@@ -440,6 +444,10 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
     counts = _registry_options(registry, _plurals())
     unit_name, n = resolve_count(g, unit, count, counts)
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    if pbn_file is not None:  # refuse before the run, not after it
+        from simcards.app.pbn_deals import check_run
+
+        check_run(g, unit_name, g.variant(preset, None, pairs))
     if out is None:
         spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, settings=pairs, policy=policy,
                          seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records)
@@ -464,6 +472,10 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
     files = _files_line(result.out)
     if files:
         click.echo(files)
+    if pbn_file is not None:
+        from simcards.app.pbn_deals import write_run_deals
+
+        click.echo(f"deals (PBN): {write_run_deals(result.spec, pbn_file)}")
 
 
 @main.command()
@@ -480,13 +492,16 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
               help="Mark every card that cost its side a trick double dummy (docs/double-dummy.md).")
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="With --dd: analyse the play from this trick on (late tricks solve fast).")
-def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy, from_trick, **registry):
+@click.option("--format", "fmt", type=click.Choice(["text", "pbn"]), default="text", show_default=True,
+              help="pbn: the deal as a PBN game, for bridge software (trick-taking games, four seats).")
+def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy, from_trick, fmt, **registry):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
     \b
     Examples:
       simcards replay spades --seed 7 --deal 123
       simcards replay kierki --seed 3 --game 17
+      simcards replay spades --seed 7 --deal 123 --format pbn
     With --file FILE, the game saved by `simcards play --save FILE`.
     """
     from simcards.api import replay_text
@@ -509,7 +524,7 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit)
     click.echo(replay_text(g, unit=unit, index=index, seed=seed, preset=preset, settings=pairs, policy=policy,
                            seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick,
-                           progress=_show_progress(False)))
+                           progress=_show_progress(False), format=fmt))
 
 
 @main.command("dd")
@@ -517,6 +532,9 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated deal.")
 @click.option("--deal", "deal_index", type=int, help="Analyse deal number N of --seed, as the bots played it.")
 @click.option("--hand", "hands", help='All hands as text, in seat order, separated by "/" (an ending is fine).')
+@click.option("--pbn", "pbn_file", type=click.Path(path_type=Path), help="Analyse the deal of a PBN file (N, E, S, W "
+              "are seats 0-3).")
+@click.option("--board", help="With --pbn: the board of that number (default: the file's first deal).")
 @click.option("--preset", help="Named house-rule set.")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a house-rule parameter.")
 @click.option("--policy", help="Policy of every seat (the play that is analysed).")
@@ -525,7 +543,8 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
 @click.option("--from-trick", type=int, default=1, show_default=True,
               help="Analyse the play from this trick on, without the opening table (late tricks solve fast).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, from_trick, quiet, **registry):
+def dd(game, seed, deal_index, hands, pbn_file, board, preset, settings, policy, seat_policy, from_trick, quiet,
+       **registry):
     """Double-dummy analysis of one deal: tricks with perfect play, and what each card cost.
 
     \b
@@ -534,11 +553,21 @@ def dd(game, seed, deal_index, hands, preset, settings, policy, seat_policy, fro
       simcards dd cutthroat --players 4 --seed 3 --deal 1 --from-trick 8
       simcards dd kierki --deal-type trumps --seed 2 --deal 4 --from-trick 9
       simcards dd spades --hand "AS KS QS / AH KH QH / AD KD QD / AC KC QC"
+      simcards dd spades --pbn docs/examples/deals.pbn --board 3
     """
     from simcards.api import double_dummy_text
     from simcards.core.game import get_game
 
     g = get_game(game)
+    if pbn_file is not None:
+        from simcards.app.pbn_deals import deal_hands_text
+
+        if hands is not None or deal_index is not None:
+            _fail("name one deal: --pbn FILE, --hand or --deal")
+        hands, board_read = deal_hands_text(g, pbn_file, board)
+        click.echo(f"{pbn_file}, {board_read.name()}")
+    elif board is not None:
+        _fail("--board picks a board of --pbn FILE")
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, "deal")
     click.echo(double_dummy_text(g, seed=seed, index=deal_index, hands=hands, preset=preset, settings=pairs,
                                  policy=policy, seat_policy=_seat_policies(seat_policy), from_trick=from_trick,
@@ -863,6 +892,7 @@ ODDS_EPILOG = """\b
 Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat S --dealer W --bids "N=3,E=4" --scores 310:420 --precision 0.005
+  simcards bid spades --pbn docs/examples/deals.pbn --board 3 --seat N
   simcards bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --scores 120:180:95 --bags 0:0:5
   simcards bid seep --hand "KS 9H 3D 5C" --format csv -o seep-bids.csv
   simcards trump kierki --cards "AS KS 5H 2D 9C" --format json --quiet
@@ -882,8 +912,20 @@ stdout (words on stderr), -o FILE writes it to a file; --quiet hides the progres
                    "alone, an optimistic bound, where he bids Nil: P(partner Nil)), their mean and distribution "
                    "(Spades; docs/double-dummy.md). A deal takes about 0.5 s to solve, so --dd plays 200 deals "
                    "unless --deals says more.")
-def bid(game, **kw):
+@click.option("--pbn", "pbn_file", type=click.Path(path_type=Path), help="Take your hand (of --seat) and the dealer "
+              "from a PBN file's deal instead of --hand.")
+@click.option("--board", help="With --pbn: the board of that number (default: the file's first deal).")
+def bid(game, pbn_file, board, **kw):
     """For each legal bid of your hand in GAME: how often it makes, expected score and bags."""
+    if pbn_file is not None:
+        from simcards.app.pbn_deals import held_hand
+
+        if kw["hand"]:
+            _fail("give --hand or --pbn, not both")
+        kw["hand"], dealer = held_hand(pbn_file, board, kw["seat"])
+        kw["dealer"] = kw["dealer"] or dealer
+    elif board is not None:
+        _fail("--board picks a board of --pbn FILE")
     _odds_command("bid", game, **kw)
 
 

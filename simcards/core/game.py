@@ -101,6 +101,9 @@ class DoubleDummySupport:
     - ``records(unit, variant, table, seed, start, count) -> int64 [count, len(columns)]``: the
       double-dummy columns ``run --records dd`` adds to the records of ``units``;
       ``tally(unit, records_df, variant)``: their metrics (additive tally rows).
+    - ``deal(variant, table, seed, index) -> dict``: deal ``index`` as the bots played it
+      (``hands`` at the start of play, ``dealer``, ``leader``, ``cards``, ``winners``): the deals
+      written as PBN (``replay --format pbn``, ``run --pbn``; ``core.pbn``).
     """
 
     analyse: Callable
@@ -109,6 +112,7 @@ class DoubleDummySupport:
     columns: tuple[Column, ...] = ()
     records: Callable | None = None
     tally: Callable | None = None
+    deal: Callable | None = None
 
 
 @dataclass(frozen=True)

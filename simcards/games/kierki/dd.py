@@ -108,5 +108,5 @@ def dd_tally(unit, df, variant):
 
 
 SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
-                             records=dd_records, tally=dd_tally)
+                             records=dd_records, tally=dd_tally, deal=played_deal)
 

@@ -1,0 +1,122 @@
+"""PBN through the commands: `replay --format pbn` and `run --pbn` write deals that endplay reads
+back unchanged (the hands the bots played); `dd --pbn` and `bid --pbn` read them; bad files and
+tables PBN cannot hold get one line and exit status 2."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from simcards.cli import main
+from simcards.core import pbn
+from simcards.core.game import get_game
+from simcards.core.policy import seat_policies
+from simcards.games.spades import dd as sdd
+
+endplay_pbn = pytest.importorskip("endplay.parsers.pbn")
+GAME = get_game("spades")
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def endplay_masks(deal) -> list[int]:
+    """endplay's hands N, E, S, W as our card masks (endplay: suit 0 = spades, rank R2 = 1 << 2)."""
+    from endplay.types import Player
+
+    out = []
+    for player in (Player.north, Player.east, Player.south, Player.west):
+        out.append(sum(1 << (13 * (3 - int(c.suit)) + int(c.rank).bit_length() - 3) for c in deal[player]))
+    return out
+
+
+def played(seed: int, index: int) -> dict:
+    v = GAME.variant()
+    return sdd.played_deal(v, GAME.policies.table(seat_policies("expert", None, 4)), seed, index)
+
+
+def test_replay_format_pbn_is_the_played_deal_and_endplay_reads_it_unchanged():
+    r = invoke("replay", "spades", "--seed", 7, "--deal", 123, "--format", "pbn")
+    assert r.exit_code == 0, r.output
+    board, = endplay_pbn.loads(r.output)
+    deal = played(7, 123)
+    assert endplay_masks(board.deal) == deal["hands"]
+    assert board.board_num == 123
+    game, = pbn.read(r.output)
+    assert game.hands == deal["hands"] and game.dealer == deal["dealer"]
+    assert game.tags["Event"] == "simcards spades, seed 7" and game.tags["North"] == "expert"
+
+
+def test_run_pbn_writes_every_deal_of_the_run(tmp_path):
+    out, path = tmp_path / "run", tmp_path / "deals.pbn"
+    r = invoke("run", "spades", "--deals", 50, "--seed", 3, "--threads", 1, "--out", out, "--pbn", path, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert f"deals (PBN): {path}" in r.output
+    boards = endplay_pbn.loads(path.read_text())
+    assert [b.board_num for b in boards] == list(range(50))
+    for i, b in enumerate(boards):
+        assert endplay_masks(b.deal) == played(3, i)["hands"], i
+    assert [g.dealer for g in pbn.read_file(path)] == [played(3, i)["dealer"] for i in range(50)]
+
+
+def test_run_pbn_refuses_before_running_what_it_cannot_write(tmp_path):
+    r = invoke("run", "spades", "--games", 5, "--pbn", tmp_path / "x.pbn", "--out", tmp_path / "run")
+    assert r.exit_code == 2 and r.output.strip() == "error: --pbn writes deals: use --unit deal (--deals N), not game"
+    assert not (tmp_path / "run").exists()
+    r = invoke("run", "cutthroat", "--players", 3, "--deals", 5, "--pbn", tmp_path / "x.pbn", "--out", tmp_path / "r")
+    assert r.exit_code == 2 and "PBN holds four hands" in r.output and len(r.output.strip().splitlines()) == 1
+
+
+ENDING = ('[Board "1"]\n[Deal "N:A... KQ... - -"]\n\n'  # a board with unknown hands comes first
+          '[Board "2"]\n[Dealer "W"]\n[Deal "N:A.2.. .KQ.. ..A.3 ...AT"]\n')
+
+
+def test_dd_pbn_analyses_the_board_as_dd_hand_does(tmp_path):
+    path = tmp_path / "ending.pbn"
+    path.write_text(ENDING)
+    r = invoke("dd", "spades", "--pbn", path, "--board", 2)
+    assert r.exit_code == 0, r.output
+    given = invoke("dd", "spades", "--hand", "AS 2H / KH QH / AD 3C / AC TC")
+    assert given.exit_code == 0, given.output
+    assert r.output.splitlines() == [f"{path}, board 2"] + given.output.splitlines()
+    r = invoke("dd", "spades", "--pbn", path, "--board", 1)
+    assert r.exit_code == 2 and "leaves out S, W" in r.output
+    r = invoke("dd", "spades", "--pbn", path)  # the first board with a deal: board 1, which lacks hands
+    assert r.exit_code == 2
+
+
+def test_bid_pbn_takes_the_seat_s_hand_and_the_dealer(tmp_path):
+    deal = played(7, 123)
+    path = tmp_path / "deal.pbn"
+    path.write_text(invoke("replay", "spades", "--seed", 7, "--deal", 123, "--format", "pbn").output)
+    seat = (deal["dealer"] + 1) % 4  # the first to bid
+    common = ["--seat", "NESW"[seat], "--deals", 300, "--threads", 1, "--quiet", "--format", "csv"]
+    r = invoke("bid", "spades", "--pbn", path, *common)
+    assert r.exit_code == 0, r.output
+    hand = pbn.cards_text(deal["hands"][seat])
+    given = invoke("bid", "spades", "--hand", hand, "--dealer", "NESW"[deal["dealer"]], *common)
+    assert given.exit_code == 0, given.output
+    table = [ln for ln in r.output.splitlines() if " deals in " not in ln]
+    assert table == [ln for ln in given.output.splitlines() if " deals in " not in ln]
+    assert len(table) > 5
+
+
+@pytest.mark.parametrize("args, message", [
+    (["dd", "spades", "--pbn", "{missing}"], "error: cannot read"),
+    (["dd", "spades", "--pbn", "{bad}"], "error: {bad}, board 4: unknown rank 'X'"),
+    (["dd", "spades", "--pbn", "{good}", "--board", "9"], "error: {good} has no board 9 (boards: 1, 2)"),
+    (["dd", "spades", "--pbn", "{good}", "--deal", "3"], "error: name one deal"),
+    (["dd", "spades", "--board", "2", "--deal", "3"], "error: --board picks a board of --pbn FILE"),
+    (["bid", "spades", "--pbn", "{good}"], "error: --pbn needs --seat"),
+    (["bid", "spades", "--pbn", "{good}", "--seat", "S", "--board", "1"], "error: {good}, board 1: the deal leaves out S's hand"),
+    (["bid", "spades", "--pbn", "{good}", "--seat", "N", "--hand", "AS"], "error: give --hand or --pbn, not both"),
+    (["replay", "spades", "--game", "1", "--format", "pbn"], "error: --format pbn writes one deal"),
+    (["replay", "seep", "--deal", "1", "--format", "pbn"], "error: seep has no PBN deals"),
+])
+def test_bad_input_gets_one_line_and_status_2(tmp_path, args, message):
+    files = {"missing": tmp_path / "missing.pbn", "bad": tmp_path / "bad.pbn", "good": tmp_path / "good.pbn"}
+    files["bad"].write_text('[Board "4"]\n[Deal "N:AKQX.T98.765.432 - - -"]\n')
+    files["good"].write_text(ENDING)
+    r = invoke(*[a.format(**files) for a in args])
+    assert r.exit_code == 2, r.output
+    assert r.output.startswith(message.format(**files)) and len(r.output.strip().splitlines()) == 1, r.output
