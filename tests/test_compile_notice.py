@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numba
 import pytest
@@ -76,32 +77,61 @@ def _jitted():
     return add
 
 
+class _Event:
+    """A numba compile event of a function of ``module`` (what the listener reads)."""
+
+    def __init__(self, module):
+        def f():
+            pass
+
+        f.__module__ = module
+        self.data = {"dispatcher": type("D", (), {"py_func": f})()}
+
+
+def _compile(notice, module, seconds):
+    notice.on_start(_Event(module))
+    time.sleep(seconds)
+    notice.on_end(_Event(module))
+
+
 def test_notice_is_printed_once_with_what_and_how_long():
     out = io.StringIO()
-    with compile_notice(stream=out, ticker=False, game="spades"):
-        f = _jitted()
-        assert f(1, 2) == 3
-        assert f(1.5, 2.0) == 3.5  # a second compile: no second notice
+    with compile_notice(stream=out, ticker=False, game="spades", delay=0.2) as notice:
+        _compile(notice, "simcards.games.spades.rules", 0.3)
+        _compile(notice, "simcards.games.spades.policies", 0.3)  # more compiling: no second notice
     lines = out.getvalue().splitlines()
     assert lines == ["simcards: compiling the Spades kernels (first run only, about 35 s; kept for the next runs)"]
+
+
+def test_a_short_compile_says_nothing():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False, game="spades", delay=5.0) as notice:
+        _compile(notice, "simcards.games.spades.rules", 0.05)
+        assert _jitted()(1, 2) == 3  # a real compile, well under the delay
+    assert out.getvalue() == ""
+
+
+def test_a_users_policy_alone_says_nothing():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False, game="spades", delay=0.1) as notice:
+        _compile(notice, "simcards_user_bots", 0.3)  # the user's own function: their compile, not a wait of ours
+    assert out.getvalue() == ""
 
 
 def test_no_notice_when_nothing_compiles():
     f = _jitted()
     f(1, 2)
     out = io.StringIO()
-    with compile_notice(stream=out, ticker=False):
+    with compile_notice(stream=out, ticker=False, delay=0.0):
         assert f(3, 4) == 7
     assert out.getvalue() == ""
 
 
 def test_counter_ends_its_line_when_compiling_ends():
     out = io.StringIO()
-    with compile_notice(stream=out, ticker=True, game="seep") as notice:
-        notice.interval = 0.01
-        _jitted()(1, 2)
-        import time
-
+    with compile_notice(stream=out, ticker=True, game="seep", delay=0.05) as notice:
+        notice.interval = 0.02
+        _compile(notice, "simcards.games.seep.rules", 0.3)
         time.sleep(0.3)
     text = out.getvalue()
     assert text.startswith("simcards: compiling the Seep kernels")

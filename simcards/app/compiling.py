@@ -3,10 +3,11 @@
 simcards' kernels are compiled by numba the first time they run on a machine (or after an
 edit or an upgrade) and kept in numba's on-disk cache; later runs load them in a fraction of
 a second. A first run would otherwise sit silent for a minute. :func:`compile_notice` listens
-to numba's compile events: at the first one it prints one line (``compiling the Spades
-kernels, first run only, about 35 s``) and, on a terminal, a counter of the functions
-compiled and the seconds spent, which ends when compiling does. Cache loads are not compile
-events, so a warm run prints nothing.
+to numba's compile events: once compiling has taken two seconds it prints one line
+(``compiling the Spades kernels, first run only, about 35 s``) and, on a terminal, a counter
+of the functions compiled and the seconds spent, which ends when compiling does. Cache loads
+are not compile events, so a warm run prints nothing, and neither does a short compile (a
+user's small policy), so a bad policy's one-line error stays one line.
 
 Every function numba finishes is written to the cache at once, so a run interrupted while
 compiling keeps what it compiled; the next run starts from there.
@@ -62,60 +63,98 @@ def what_compiles(module: str, game: str | None = None) -> tuple[str, int | None
 
 
 class CompileNotice:
-    """A numba ``numba:compile`` listener that prints the notice and the counter."""
+    """A numba ``numba:compile`` listener that prints the notice and the counter.
 
-    def __init__(self, stream=None, ticker: bool | None = None, interval: float = 0.5, game: str | None = None):
+    The clock runs while simcards' own functions compile; nothing is said until it reaches
+    ``delay`` seconds, and a user's policy never starts it: the notice is for the kernels'
+    waits a person notices, and a bad policy's one-line error stays one line. A thread watches the clock; on a terminal (``ticker``) it
+    then keeps a counter on one line, ended when compiling stops.
+    """
+
+    def __init__(self, stream=None, ticker: bool | None = None, interval: float = 0.5, game: str | None = None,
+                 delay: float = 2.0):
         self.game = game
         self.stream = stream if stream is not None else sys.stderr
         self.ticker = self.stream.isatty() if ticker is None else ticker
         self.interval = interval
+        self.delay = delay
         self.lock = threading.Lock()
         self.active = 0
         self.compiled = 0
+        self.busy = 0.0  # seconds spent compiling, up to the last time compiling stopped
+        self.busy_since: float | None = None  # when the current stretch of compiling began
         self.started_at: float | None = None
         self.idle_since: float | None = None
+        self.ours = 0  # simcards' own functions being compiled now (a user's policy does not count)
+        self.module = ""  # the module of the first of them
+        self.said = False
         self.thread: threading.Thread | None = None
         self.stopped = threading.Event()
 
     def on_start(self, event) -> None:
+        dispatcher = (event.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
         with self.lock:
             self.active += 1
             self.idle_since = None
-            if self.started_at is not None:
-                return
-            self.started_at = time.perf_counter()
-            dispatcher = (event.data or {}).get("dispatcher")
-            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        what, seconds = what_compiles(module, self.game)
-        about = f", about {seconds} s" if seconds else ""
-        self._write(f"simcards: compiling {what} (first run only{about}; kept for the next runs)\n")
-        if self.ticker:
-            self.thread = threading.Thread(target=self._tick, daemon=True)
-            self.thread.start()
+            if module.startswith("simcards."):  # the clock runs while simcards' own code compiles
+                if self.ours == 0:
+                    self.busy_since = time.perf_counter()
+                    self.module = self.module or module
+                self.ours += 1
+            if self.thread is None:
+                self.started_at = time.perf_counter()
+                self.thread = threading.Thread(target=self._watch, daemon=True)
+                self.thread.start()
 
     def on_end(self, event) -> None:
+        dispatcher = (event.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
         with self.lock:
             self.active -= 1
             self.compiled += 1
+            if module.startswith("simcards."):
+                self.ours -= 1
+                if self.ours == 0:
+                    self.busy += time.perf_counter() - self.busy_since
             if self.active == 0:
                 self.idle_since = time.perf_counter()
 
-    def _tick(self) -> None:
-        while not self.stopped.wait(self.interval):
+    def _busy_now(self) -> float:
+        return self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0)
+
+    def _watch(self) -> None:
+        while not self.stopped.wait(self.interval / 5 if not self.said else self.interval):
             with self.lock:
+                if not self.said:
+                    if self._busy_now() < self.delay:
+                        continue
+                    self._say()
+                    if not self.ticker:
+                        return
+                    continue
                 elapsed = time.perf_counter() - self.started_at
                 idle = self.idle_since is not None and time.perf_counter() - self.idle_since > 2 * self.interval
-                text = f"\rsimcards: compiled {self.compiled} functions in {elapsed:.0f} s"
-            self._write(text + ("\n" if idle else ""))
-            if idle:
-                return
+                self._write(f"\rsimcards: compiled {self.compiled} functions in {elapsed:.0f} s" + ("\n" if idle else ""))
+                if idle:
+                    return
 
     def close(self) -> None:
         self.stopped.set()
         if self.thread is not None:
             self.thread.join()
-            if not (self.idle_since is not None):  # stopped mid-compile: end the counter's line
+            if not self.said and self.busy >= self.delay:  # ended before the watcher looked
+                self._say()
+                return
+            if self.said and self.ticker and self.idle_since is None:  # stopped mid-compile: end the line
                 self._write("\n")
+
+    def _say(self) -> None:
+        """The notice: what is compiled (the command's game, or the user's policy) and about how long."""
+        self.said = True
+        what, seconds = what_compiles(self.module, self.game)
+        about = f", about {seconds} s" if seconds else ""
+        self._write(f"simcards: compiling {what} (first run only{about}; kept for the next runs)\n")
 
     def _write(self, text: str) -> None:
         try:
@@ -126,12 +165,12 @@ class CompileNotice:
 
 
 @contextlib.contextmanager
-def compile_notice(stream=None, ticker: bool | None = None, game: str | None = None):
+def compile_notice(stream=None, ticker: bool | None = None, game: str | None = None, delay: float = 2.0):
     """Within the block, the first numba compile prints the notice (see the module doc);
     ``game`` (``"spades"``) names what is compiled, else the first compiled function's module."""
     from numba.core import event
 
-    notice = CompileNotice(stream, ticker, game=game)
+    notice = CompileNotice(stream, ticker, game=game, delay=delay)
     listener = _Listener(notice)
     event.register("numba:compile", listener)
     try:
