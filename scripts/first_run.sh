@@ -33,7 +33,7 @@ step $SC rules contract-rummy
 step $SC run spades --deals 1000 --out results/first-spades --quiet
 step $SC bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W --deals 500
 step $SC run cutthroat --players 3 --deals 1000 --out results/first-cutthroat --quiet
-step $SC bid cutthroat --players 3 --hand "AS KS QS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C 6H 7D 9C" --deals 500
+step $SC bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --deals 500
 step $SC run seep --deals 1000 --out results/first-seep --quiet
 step $SC bid seep --hand "KS 9H 3D 5C" --deals 500
 step $SC run kierki --games 100 --out results/first-kierki --quiet
