@@ -42,11 +42,9 @@ from simcards.core.rng import below, shuffle, stream_start, uniform  # noqa: E40
 from simcards.games.spades import bid_model, pimc  # noqa: E402
 from simcards.games.spades.kernel import prepared  # noqa: E402
 from simcards.games.spades.policies import (  # noqa: E402
-    BN_BIT, EXPERT_PARAMS, P_ROUND_UP, V_BAG_LIMIT, V_BAGS, V_BID, V_BN_VALUE, V_DEALER, V_DECK, V_HAND,
-    V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_PARAMS, V_SCORE, V_SEAT, V_SUITS, V_TABLE,
-    V_TARGET, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN, expert_bid,
+    BN_BIT, EXPERT_PARAMS, P_ROUND_UP, V_BID, V_HAND, V_LEGAL, V_PARAMS, V_SEAT, VIEW_LEN, expert_bid,
 )
-from simcards.games.spades.rules import legal_bids  # noqa: E402
+from simcards.games.spades.rules import _reset_view, legal_bids  # noqa: E402
 from simcards.games.spades.variant import SpadesVariant  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "simcards", "games", "spades", "bid_model_data.py")
@@ -83,7 +81,6 @@ def _scores(rng, scores, bags):
 def label(params, deck, masks, seed, start, count, n_worlds, X, V, E):
     """Situations ``start .. start+count-1``: features ``X[i]``, candidate values ``V[i]``
     (mean points x10 per world; NaN where the slot is no candidate), expert's bid ``E[i]``."""
-    p = params[0]
     view = np.zeros(VIEW_LEN, np.int64)
     hands = np.zeros(4, np.uint64)
     bids = np.full(4, -1, np.int64)
@@ -110,25 +107,7 @@ def label(params, deck, masks, seed, start, count, n_worlds, X, V, E):
         place = below(rng, 4)
         seat = (dealer + 1 + place) & 3
         played_hands = _scores(rng, scores, bags)
-        view[:] = 0
-        view[V_DEALER] = dealer
-        view[V_LED_SUIT] = -1
-        view[V_WIN_SEAT] = -1
-        view[V_WIN_CARD] = -1
-        view[V_LEADER] = -1
-        view[V_DECK] = np.int64(deck_mask)
-        for s in range(4):
-            view[V_SUITS + s] = np.int64(masks[s])
-            view[V_TABLE + s] = -1
-            view[V_BID + s] = -1
-        for t in range(2):
-            view[V_SCORE + t] = scores[t]
-            view[V_BAGS + t] = bags[t]
-        view[V_TARGET] = p.target_score
-        view[V_BAG_LIMIT] = p.bag_limit
-        view[V_NIL_VALUE] = p.nil_value
-        view[V_BN_VALUE] = p.blind_nil_value
-        view[V_HANDS_PLAYED] = played_hands
+        _reset_view(view, params, deck_mask, masks, dealer, scores, bags, played_hands)  # as the kernel sets it
         for k in range(place):  # the earlier seats bid as expert, each with its own rounding
             s = (dealer + 1 + k) & 3
             view[V_SEAT] = s
