@@ -366,3 +366,16 @@ def test_basic_plays_its_nil_and_its_one_for_fifty_as_bid():
         assert set(np.unique(got["basic"][code])) <= {0, 1}
         assert diff.mean() > -0.03 - 4 * diff.std(ddof=1) / np.sqrt(n), (code, got["basic"][code].mean())
     assert got["basic"][NIL].mean() > 0.9
+
+
+def test_bid_plot_shows_each_bids_success_rate_and_points_with_intervals():
+    result = hand_odds("cutthroat", "bid", hand=HAND, scores="120:180:95:0:0:5", deals=300, policy="basic", threads=1)
+    fig = BID.figure(result.query, result.summary, CutthroatVariant())
+    tricks, made, points = fig.axes
+    assert made.get_ylabel().startswith("P(succeeds)") and points.get_ylabel().startswith("expected points")
+    rates = result.summary[result.summary.metric == "succeeds"].set_index("group").estimate
+    names = [n for n in rates.index]
+    heights = [bar.get_height() for bar in made.patches]
+    assert len(heights) == len(made.get_xticklabels()) == len(points.patches)
+    assert sorted(round(h, 9) for h in heights) == sorted(round(rates[n], 9) for n in names)
+    assert any(type(c).__name__ == "ErrorbarContainer" for c in made.containers)  # the intervals are drawn

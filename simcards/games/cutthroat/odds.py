@@ -366,8 +366,9 @@ def _bid_value(name: str, query, variant) -> float | None:
 
 def figure(query, summary, variant):
     """Left: the distribution of your tricks with the recommended bid (bars, the bid
-    marked by a line) and every other bid (faint steps). Right: expected points by bid
-    with 95 % intervals, the recommended bid highlighted."""
+    marked by a line) and every other bid (faint steps). Middle: how often each bid
+    succeeds; right: expected points by bid; both with 95 % intervals, the recommended bid
+    highlighted."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -382,7 +383,7 @@ def figure(query, summary, variant):
         return np.array([sub.loc[f"tricks={k}", "estimate"] for k in ks])
 
     names = [option_label(c, query["blind_only"]) for c in query["options"]]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4), gridspec_kw={"width_ratios": [3, 2, 2]})
     for name in names:
         if name != best:
             left.step(ks, shares(name), where="mid", color="grey", alpha=0.25, lw=0.8)
@@ -399,7 +400,15 @@ def figure(query, summary, variant):
     left.legend(fontsize=8)
     pts = summary[summary.metric == "points"].set_index("group").loc[names]
     colors = ["tab:red" if m == best else ("lightgrey" if m.endswith("(if blind)") else "tab:blue") for m in names]
-    right.bar([m.split(" ")[0] for m in names], pts.estimate,
+    labels = [m.split(" ")[0] for m in names]
+    made = summary[summary.metric == "succeeds"].set_index("group").reindex(names)
+    middle.bar(labels, made.estimate, yerr=[made.estimate - made.ci_low, made.ci_high - made.estimate], capsize=2,
+               color=colors)
+    middle.set_ylim(0, 1.05)
+    middle.tick_params(axis="x", labelsize=7)
+    middle.set_xlabel("bid")
+    middle.set_ylabel("P(succeeds), 95 % interval")
+    right.bar(labels, pts.estimate,
               yerr=[pts.estimate - pts.ci_low, pts.ci_high - pts.estimate], capsize=2, color=colors)
     right.axhline(0, color="grey", lw=0.8)
     right.tick_params(axis="x", labelsize=7)
