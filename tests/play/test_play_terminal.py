@@ -64,8 +64,9 @@ def test_spades_hand_through_a_terminal(tmp_path):
     child.sendline("?")
     hint = expect(child)
     assert "`simcards bid` for your hand" in hint and "2,000 deals" in hint
-    assert max(len(line.rstrip()) for line in hint.splitlines()) <= 80  # fits an 80-column terminal
-    assert "team points" in hint and "recommended" in hint
+    block = hint[hint.index("`simcards bid` for your hand"):].split("\n\n")[0]  # the hint, not the screen after it
+    assert max(len(line.rstrip()) for line in block.splitlines()) <= 80  # fits an 80-column terminal
+    assert "team points" in block and "recommended" in block and len(block.splitlines()) >= 10
     child.sendline("3")
     screen = expect(child)
     assert "Your card:" in screen and "South 3" in screen and "Moves:" in screen
