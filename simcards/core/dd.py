@@ -78,6 +78,9 @@ K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hin
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
 DEFAULT_TABLE_BITS = 16  # buckets; the pool holds 16 entries a bucket (2^20 entries, 88 MB, touched as used)
+CHUNK = 8  # entries of one chain stored side by side (a chain is a list of chunks, newest first)
+M_STAMP, M_USED, M_CHUNKS, M_CAP = 0, 1, 2, 3  # meta slots: problem stamp, entries used, chunks used, capacity
+M_LEN = 4
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -109,29 +112,43 @@ class Table:
 
     A bucket (hashed from the suit lengths of every hand, leader and side) heads a chain
     of the entries that share those lengths, newest first; each entry is one rank pattern
-    with its bounds. ``meta``: the current problem's stamp and the pool's fill. Buckets
-    are valid for one stamp only; :meth:`fresh` starts a new problem (a new deal, rules or
-    measured side) without clearing the arrays; a full pool keeps its half of the most cards
-    (:func:`_sweep`, counted in ``C_TT_RESETS``) and goes on.
+    with its bounds. A chain is a list of chunks of :data:`CHUNK` entries that lie side by
+    side in memory (a probe reads a chunk in one sweep of the cache instead of one miss an
+    entry); ``links``: each chunk's older chunk, ``heads``: each bucket's newest chunk, its
+    stamp and how many entries that chunk holds. ``meta`` (:data:`M_STAMP` ...): the current
+    problem's stamp, entries and chunks used, and the pool's capacity in entries (there are
+    chunks enough for it whatever the chains' lengths). Buckets are valid for one stamp only;
+    :meth:`fresh` starts a new problem (a new deal, rules or measured side) without clearing
+    the arrays; a full pool keeps its half of the most cards (:func:`_sweep`, counted in
+    ``C_TT_RESETS``) and goes on.
     """
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS, entries: int | None = None):
         size = entries or 1 << (bits + 4)  # the pool: 16 entries a bucket unless ``entries`` says
-        self.keys = np.zeros((size, ENTRY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
-        self.links = np.zeros(size, np.int64)
-        self.heads = np.zeros((1 << bits, 2), np.int64)  # first entry, stamp
-        self.meta = np.zeros(2, np.int64)  # stamp, entries used
+        chunks = table_chunks(size, 1 << bits)
+        self.keys = np.zeros((chunks * CHUNK, ENTRY_WORDS), np.uint64)
+        self.bounds = np.zeros((chunks * CHUNK, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
+        self.links = np.zeros(chunks, np.int64)
+        self.heads = np.zeros((1 << bits, 3), np.int64)  # newest chunk, stamp, entries in that chunk
+        self.meta = np.zeros(M_LEN, np.int64)
+        self.meta[M_CAP] = size
         self.counters = np.zeros(C_LEN, np.int64)
 
     @property
     def stamp(self) -> int:
-        return int(self.meta[0])
+        return int(self.meta[M_STAMP])
 
     def fresh(self) -> int:
-        self.meta[0] += 1
-        self.meta[1] = 0
-        return int(self.meta[0])
+        self.meta[M_STAMP] += 1
+        self.meta[M_USED] = 0
+        self.meta[M_CHUNKS] = 0
+        return int(self.meta[M_STAMP])
+
+
+def table_chunks(size: int, buckets: int) -> int:
+    """Chunks for a pool of ``size`` entries in ``buckets`` chains: a chain of ``k`` entries
+    takes ``ceil(k / CHUNK)`` chunks, so the pool never runs out of chunks before entries."""
+    return -(-size // CHUNK) + buckets
 
 
 # ---------------------------------------------------------------- compiled search
@@ -699,32 +716,36 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
             bucket = np.int64(_hash3(kw) & np.uint64(heads.shape[0] - 1))
             kw[K_BUCKET] = np.uint64(bucket)
             kw[K_HINT] = _NONE
-            if heads[bucket, 1] != meta[0]:
+            if heads[bucket, 1] != meta[M_STAMP]:
                 return -1
             alive = _ZERO
             for p in range(n):
                 alive |= H[p]
-            e = heads[bucket, 0]
-            while e >= 0:
-                if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
-                    top = keys[e, 8]
-                    match = True
-                    for p in range(n):
-                        if (kw[3 + p] & top) != keys[e, 3 + p]:
-                            match = False
-                            break
-                    if match:
-                        if bounds[e, 0] >= target:
-                            ctr[C_TT_HITS] += 1
-                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                            return 1
-                        if bounds[e, 1] < target:
-                            ctr[C_TT_HITS] += 1
-                            rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                            return 0
-                        if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
-                            kw[K_HINT] = np.uint64(e)
-                e = links[e]
+            ch = heads[bucket, 0]
+            fill = heads[bucket, 2]
+            while ch >= 0:
+                # a chunk's entries newest first (the chain's order: newest chunk first)
+                for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
+                    if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                        top = keys[e, 8]
+                        match = True
+                        for p in range(n):
+                            if (kw[3 + p] & top) != keys[e, 3 + p]:
+                                match = False
+                                break
+                        if match:
+                            if bounds[e, 0] >= target:
+                                ctr[C_TT_HITS] += 1
+                                rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                                return 1
+                            if bounds[e, 1] < target:
+                                ctr[C_TT_HITS] += 1
+                                rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                                return 0
+                            if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
+                                kw[K_HINT] = np.uint64(e)
+                ch = links[ch]
+                fill = CHUNK
     return -1
 
 
@@ -739,39 +760,85 @@ def _key_cards(k0, k1):
     return t
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _append(links, heads, meta, bucket):
+    """A new entry at the head of ``bucket``'s chain (a new chunk when the head chunk is full
+    or the chain is of an older stamp); returns its index."""
+    if heads[bucket, 1] != meta[M_STAMP]:
+        heads[bucket, 0] = -1
+        heads[bucket, 1] = meta[M_STAMP]
+        heads[bucket, 2] = CHUNK
+    if heads[bucket, 2] == CHUNK:
+        ch = meta[M_CHUNKS]
+        meta[M_CHUNKS] += 1
+        links[ch] = heads[bucket, 0]
+        heads[bucket, 0] = ch
+        heads[bucket, 2] = 0
+    e = heads[bucket, 0] * CHUNK + heads[bucket, 2]
+    heads[bucket, 2] += 1
+    meta[M_USED] += 1
+    return e
+
+
 @nb.njit(cache=True, _nrt=True)  # it allocates (its callers run without reference counting)
 def _sweep(keys, bounds, links, heads, meta):
     """Free at least half of a full pool: keep the entries of the positions with the most cards
-    left (the costliest to search again), compacted to the front, and rebuild the chains under
-    a new stamp (newest first, as before). Buckets do not move: a node's bucket stays valid."""
-    size = keys.shape[0]
+    left (the costliest to search again) and rebuild the chains under a new stamp, each chain in
+    its old order. Buckets do not move: a node's bucket stays valid."""
+    stamp = meta[M_STAMP]
     count = np.zeros(MAX_DEPTH + 1, np.int64)
-    for e in range(size):
-        count[_key_cards(keys[e, 0], keys[e, 1])] += 1
+    for b in range(heads.shape[0]):
+        if heads[b, 1] != stamp:
+            continue
+        ch = heads[b, 0]
+        fill = heads[b, 2]
+        while ch >= 0:
+            for e in range(ch * CHUNK, ch * CHUNK + fill):
+                count[_key_cards(keys[e, 0], keys[e, 1])] += 1
+            ch = links[ch]
+            fill = CHUNK
+    size = meta[M_CAP]
     keep_from = MAX_DEPTH + 1
     kept = 0
     while keep_from > 0 and kept + count[keep_from - 1] <= size // 2:
         keep_from -= 1
         kept += count[keep_from]
-    meta[0] += 1
-    mask = np.uint64(heads.shape[0] - 1)
+    # the kept entries, chain by chain, oldest first
+    kk = np.empty((kept, ENTRY_WORDS), np.uint64)
+    kb = np.empty((kept, 4), np.int8)
+    kbucket = np.empty(kept, np.int64)
+    chain = np.empty(links.shape[0], np.int64)
     j = 0
-    for e in range(size):
-        if _key_cards(keys[e, 0], keys[e, 1]) < keep_from:
+    for b in range(heads.shape[0]):
+        if heads[b, 1] != stamp:
             continue
-        if j != e:
-            for w in range(ENTRY_WORDS):
-                keys[j, w] = keys[e, w]
-            for w in range(4):
-                bounds[j, w] = bounds[e, w]
-        b = np.int64(_hash3(keys[j]) & mask)
-        if heads[b, 1] != meta[0]:
-            heads[b, 0] = -1
-            heads[b, 1] = meta[0]
-        links[j] = heads[b, 0]
-        heads[b, 0] = j
-        j += 1
-    meta[1] = j
+        m = 0
+        ch = heads[b, 0]
+        while ch >= 0:
+            chain[m] = ch
+            m += 1
+            ch = links[ch]
+        for i in range(m - 1, -1, -1):
+            ch = chain[i]
+            fill = heads[b, 2] if i == 0 else CHUNK
+            for e in range(ch * CHUNK, ch * CHUNK + fill):
+                if _key_cards(keys[e, 0], keys[e, 1]) < keep_from:
+                    continue
+                for w in range(ENTRY_WORDS):
+                    kk[j, w] = keys[e, w]
+                for w in range(4):
+                    kb[j, w] = bounds[e, w]
+                kbucket[j] = b
+                j += 1
+    meta[M_STAMP] = stamp + 1
+    meta[M_USED] = 0
+    meta[M_CHUNKS] = 0
+    for i in range(j):
+        e = _append(links, heads, meta, kbucket[i])
+        for w in range(ENTRY_WORDS):
+            keys[e, w] = kk[i, w]
+        for w in range(4):
+            bounds[e, w] = kb[i, w]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -791,30 +858,27 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
     else:
         top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
     way = -1
-    if heads[bucket, 1] == meta[0]:
-        e = heads[bucket, 0]
-        while e >= 0:
-            if keys[e, 8] == top and keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
-                same = True
-                for p in range(n):
-                    if (kw[3 + p] & top) != keys[e, 3 + p]:
-                        same = False
+    if heads[bucket, 1] == meta[M_STAMP]:
+        ch = heads[bucket, 0]
+        fill = heads[bucket, 2]
+        while ch >= 0 and way < 0:
+            for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
+                if keys[e, 8] == top and keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                    same = True
+                    for p in range(n):
+                        if (kw[3 + p] & top) != keys[e, 3 + p]:
+                            same = False
+                            break
+                    if same:
+                        way = e
                         break
-                if same:
-                    way = e
-                    break
-            e = links[e]
+            ch = links[ch]
+            fill = CHUNK
     if way < 0:
-        if meta[1] >= keys.shape[0]:  # the pool is full: keep the entries of the most cards
-            _sweep(keys, bounds, links, heads, meta)
+        if meta[M_USED] >= meta[M_CAP] or meta[M_CHUNKS] >= links.shape[0]:
+            _sweep(keys, bounds, links, heads, meta)  # the pool is full: keep the entries of the most cards
             ctr[C_TT_RESETS] += 1
-        if heads[bucket, 1] != meta[0]:
-            heads[bucket, 0] = -1
-            heads[bucket, 1] = meta[0]
-        way = meta[1]
-        meta[1] += 1
-        links[way] = heads[bucket, 0]
-        heads[bucket, 0] = way
+        way = _append(links, heads, meta, bucket)
         for i in range(3):
             keys[way, i] = kw[i]
         for p in range(5):

@@ -121,11 +121,13 @@ def sample_world(unseen, fixed, sizes, allowed, state, hands, cards, buf, max_tr
 def new_table(bits):
     """The arrays of a :class:`simcards.core.dd.Table` of ``2^bits`` buckets, inside compiled code."""
     size = 1 << (bits + 4)
-    keys = np.zeros((size, dd.ENTRY_WORDS), np.uint64)
-    bounds = np.zeros((size, 4), np.int8)
-    links = np.zeros(size, np.int64)
-    heads = np.zeros((1 << bits, 2), np.int64)
-    meta = np.zeros(2, np.int64)
+    chunks = -(-size // dd.CHUNK) + (1 << bits)  # dd.table_chunks
+    keys = np.zeros((chunks * dd.CHUNK, dd.ENTRY_WORDS), np.uint64)
+    bounds = np.zeros((chunks * dd.CHUNK, 4), np.int8)
+    links = np.zeros(chunks, np.int64)
+    heads = np.zeros((1 << bits, 3), np.int64)
+    meta = np.zeros(dd.M_LEN, np.int64)
+    meta[dd.M_CAP] = size
     ctr = np.zeros(dd.C_LEN, np.int64)
     return keys, bounds, links, heads, meta, ctr
 
@@ -155,8 +157,9 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
     for w in range(count):
         for s in range(n):
             H[s] = worlds[w, s]
-        meta[0] += 1  # a new problem (Table.fresh)
-        meta[1] = 0
+        meta[dd.M_STAMP] += 1  # a new problem (Table.fresh)
+        meta[dd.M_USED] = 0
+        meta[dd.M_CHUNKS] = 0
         k = dd.card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta,
                            ctr, out_cards, out_values)
         for i in range(k):
