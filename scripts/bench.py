@@ -3,6 +3,7 @@
 
     python scripts/bench.py                         # every game, default unit, basic and expert
     python scripts/bench.py --game spades --unit game --threads 1
+    python scripts/bench.py --game spades --policy expert --policy fitted --threads 1 --cpu --rounds 7
     python scripts/bench.py --cold                  # compile from scratch (empty numba cache)
     python scripts/bench.py --startup               # start-up of simcards --help, games, rules X
     python scripts/bench.py --dd --dd-deals 100 --dd-strains S --dd-slow 5   # double dummy beside DDS, one thread
@@ -10,7 +11,10 @@
     python scripts/bench.py --dd --dd-cards 10 --dd-table-bits 12 # a small table (a full pool is swept)
 
 Each line runs the real runner in memory (records="summary": kernels plus the
-streaming summary, no disk I/O) for at least --seconds.
+streaming summary, no disk I/O) for at least --seconds. ``--cpu`` times the process's CPU
+time instead of the wall clock (steadier on a shared machine; with --threads 1), and
+``--rounds N`` measures the policies in turn N times and reports each one's median rate, so
+policies compared in one run see the same load.
 "First call" is the time to import the game and load (or, with --cold, compile) its
 kernels and policies and run a tiny batch; the first line's figure includes the
 shared imports (numba, pandas). Never used by tests: timings belong here, not in assertions.
@@ -31,7 +35,7 @@ import time
 
 
 def measure(game: str, unit: str | None, policy: str, threads: int, seconds: float, settings: list[str],
-            records: str = "summary") -> dict:
+            records: str = "summary", clock=time.perf_counter) -> dict:
     from simcards.core.game import get_game
     from simcards.experiment.runner import execute
     from simcards.experiment.spec import make_spec
@@ -46,9 +50,9 @@ def measure(game: str, unit: str | None, policy: str, threads: int, seconds: flo
     while True:
         spec = make_spec(g, unit=u.name, count=count, seed=1, policy=policy, settings=settings, records=records,
                          chunk_size=max(count // (4 * threads), 1))
-        t = time.perf_counter()
+        t = clock()
         execute(spec, threads=threads)
-        elapsed = time.perf_counter() - t
+        elapsed = clock() - t
         if elapsed >= seconds or count > 10**9:
             break
         count = int(count * min(max(seconds / max(elapsed, 1e-3) * 1.2, 2), 50))
@@ -210,6 +214,8 @@ def main() -> None:
     ap.add_argument("--set", dest="settings", action="append", default=[], help="variant setting name=value")
     ap.add_argument("--records", choices=["summary", "none"], default="summary",
                     help="summary: kernels plus the streaming summary (default); none: kernels alone")
+    ap.add_argument("--cpu", action="store_true", help="time CPU seconds of the process, not the wall clock")
+    ap.add_argument("--rounds", type=int, default=1, help="measure the policies in turn this many times (median)")
     ap.add_argument("--cold", action="store_true", help="measure compile time with an empty numba cache")
     ap.add_argument("--json", action="store_true", help="one JSON object per line")
     ap.add_argument("--startup", action="store_true", help="time the start of --help, games and rules X")
@@ -248,15 +254,34 @@ def main() -> None:
     from simcards.core.game import game_names
 
     games = args.game or game_names()
+    clock = time.process_time if args.cpu else time.perf_counter
     for game in games:
-        for policy in args.policy or ["basic", "expert"]:
-            r = measure(game, args.unit, policy, args.threads, args.seconds, args.settings, args.records)
+        policies = args.policy or ["basic", "expert"]
+        runs = {p: [] for p in policies}
+        for _ in range(max(args.rounds, 1)):
+            for policy in policies:
+                runs[policy].append(measure(game, args.unit, policy, args.threads, args.seconds, args.settings,
+                                            args.records, clock))
+        for policy in policies:
+            r = sorted(runs[policy], key=lambda x: x["rate"])[len(runs[policy]) // 2]  # the median rate
+            r["first_call"] = runs[policy][0]["first_call"]
+            if args.rounds > 1:
+                r["rates"] = [round(x["rate"]) for x in runs[policy]]
+            if args.cpu:
+                r["clock"] = "cpu"
             if args.json:
                 print(json.dumps(r), flush=True)
             else:
                 print(f"{r['game']:<15} {r['unit']:<10} {r['policy']:<7} threads={r['threads']}  "
                       f"{r['rate']:>12,.0f} {r['unit']}s/s   first call {r['first_call']:.1f} s"
-                      f"{'  (cold compile)' if args._child else ''}", flush=True)
+                      f"{'  (cold compile)' if args._child else ''}"
+                      f"{f'  median of {args.rounds} rounds' if args.rounds > 1 else ''}"
+                      f"{'  (CPU time)' if args.cpu else ''}", flush=True)
+        if len(policies) > 1 and not args.json:
+            base = sorted(x["rate"] for x in runs[policies[0]])[len(runs[policies[0]]) // 2]
+            for policy in policies[1:]:
+                rate = sorted(x["rate"] for x in runs[policy])[len(runs[policy]) // 2]
+                print(f"{'':<15} {policy} / {policies[0]}: {rate / base:.2f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 ``np.empty`` inside a numba function calls the runtime allocator (malloc, a reference
 count, free): about 50-100 ns. Helpers that need a few dozen integers of workspace and
 run millions of times a second (Contract Rummy's contract search runs several times a
-turn) spend more on that than on their arithmetic. ``stack_int64(n)`` and
-``stack_int64_2d(rows, cols)`` instead reserve the memory in the calling function's
+turn) spend more on that than on their arithmetic. ``stack_int64(n)``,
+``stack_int64_2d(rows, cols)`` and ``stack_float64(n)`` instead reserve the memory in the calling function's
 stack frame (an LLVM ``alloca`` in its entry block), with a NULL meminfo like
 ``borrow.borrowed``.
 
@@ -23,7 +23,7 @@ def _stack_array(context, builder, arrty, shape):
     count = 1
     for n in shape:
         count *= n
-    elem = context.get_value_type(types.int64)
+    elem = context.get_value_type(arrty.dtype)
     ptr = cgutils.alloca_once(builder, elem, size=count)
     itemsize = context.get_abi_sizeof(elem)
     intp = context.get_value_type(types.intp)
@@ -38,17 +38,28 @@ def _stack_array(context, builder, arrty, shape):
     return ary._getvalue()
 
 
-@intrinsic
-def stack_int64(typingctx, n):
-    """int64[n] in the caller's stack frame (``n`` a literal int); contents undefined."""
+def _stack_1d(dtype, n):
+    """The typing of a 1-d stack array of ``dtype`` (None unless ``n`` is a literal int >= 1)."""
     if not isinstance(n, types.IntegerLiteral) or n.literal_value < 1:
         return None
-    arrty = types.Array(types.int64, 1, "C")
+    arrty = types.Array(dtype, 1, "C")
 
     def codegen(context, builder, signature, args):
         return _stack_array(context, builder, arrty, (n.literal_value,))
 
     return arrty(n), codegen
+
+
+@intrinsic
+def stack_int64(typingctx, n):
+    """int64[n] in the caller's stack frame (``n`` a literal int); contents undefined."""
+    return _stack_1d(types.int64, n)
+
+
+@intrinsic
+def stack_float64(typingctx, n):
+    """float64[n] in the caller's stack frame (``n`` a literal int); contents undefined."""
+    return _stack_1d(types.float64, n)
 
 
 @intrinsic
@@ -62,3 +73,4 @@ def stack_int64_2d(typingctx, rows, cols):
         return _stack_array(context, builder, arrty, (rows.literal_value, cols.literal_value))
 
     return arrty(rows, cols), codegen
+

@@ -9,7 +9,9 @@ the features of :func:`bid_features` predicts the slot's simulated points minus 
 (x10 points a hand, pimc's scoring), and the legal slot with the largest prediction is bid
 (``c`` predicts 0). The weights are data, fitted offline by ``scripts/fit_bid_model.py`` from a
 seed and written to ``bid_model_data.py`` (docs/bidding.md, "The fitted bid model"); compiled
-code reads them as constant arrays, so a bid costs a few thousand floating-point operations.
+code reads them as constant arrays (``core/slotnet.py``), so a bid costs a few thousand
+floating-point operations and allocates nothing (features, hidden layer and slot values live on
+the stack).
 
 Every other decision (blind, exchange, card play, misdeal) is ``expert``'s, at its parameters.
 """
@@ -19,8 +21,10 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import bit, popcount
-from simcards.core.jit import helper, policy
+from simcards.core.jit import helper, inline, policy
 from simcards.core.policy import Policy
+from simcards.core.scratch import stack_float64, stack_int64
+from simcards.core.slotnet import best_slot, check_shapes, side_shape, slot_values
 from simcards.games.spades import bid_model_data as data
 from simcards.games.spades.policies import (
     EXPERT, EXPERT_PARAMS, SIG, V_BAG_LIMIT, V_BAGS, V_BID, V_DEALER, V_HAND, V_LEGAL, V_SCORE, V_SEAT, V_SUITS,
@@ -43,9 +47,7 @@ B1 = np.asarray(data.B1, np.float64)
 W2 = np.asarray(data.W2, np.float64)  # (hidden, N_SLOTS): x10 points relative to the centre
 B2 = np.asarray(data.B2, np.float64)
 HIDDEN = B1.shape[0]
-if W1.shape != (N_FEATURES, HIDDEN) or W2.shape != (HIDDEN, N_SLOTS) or B2.shape != (N_SLOTS,):
-    raise ImportError(f"bid_model_data's weights ({W1.shape}, {W2.shape}) do not fit {N_FEATURES} features and "
-                      f"{N_SLOTS} slots: regenerate it with scripts/fit_bid_model.py")
+check_shapes(W1, B1, W2, B2, N_FEATURES, N_SLOTS)
 
 
 @helper(nb.int64(nb.int64[:]))
@@ -56,6 +58,12 @@ def centre_bid(view):
 
 @helper(nb.void(nb.int64[:], nb.float64[:]))
 def bid_features(view, x):
+    """The model's features of the bid decision in ``view`` into ``x`` (``FEATURE_NAMES``)."""
+    _features(view, x)
+
+
+@inline
+def _features(view, x):
     """The model's features of the bid decision in ``view`` into ``x`` (``FEATURE_NAMES``):
     the hand (expert's estimate and its rounding, Nil risk, sure tricks, spade length and top
     spades, voids, singletons, doubletons, side honours), the position in the bidding, the
@@ -83,38 +91,7 @@ def bid_features(view, x):
     for k in range(4):  # A, K, Q, J of spades
         x[11 + k] = 1.0 if spades_m & bit(3 * 13 + 12 - k) else 0.0
     x[15] = 1.0 if n_s >= 5 else 0.0
-    voids = 0
-    singles = 0
-    doubles = 0
-    longest = 0
-    aces = 0
-    kings_g = 0
-    kings_b = 0
-    queens_g = 0
-    for s in range(3):
-        m = hand & np.uint64(view[V_SUITS + s])
-        n = popcount(m)
-        voids += n == 0
-        singles += n == 1
-        doubles += n == 2
-        longest = max(longest, n)
-        if m & bit(13 * s + 12):
-            aces += 1
-        if m & bit(13 * s + 11):
-            if n >= 2:
-                kings_g += 1
-            else:
-                kings_b += 1
-        if (m & bit(13 * s + 10)) and n >= 3:
-            queens_g += 1
-    x[16] = voids
-    x[17] = singles
-    x[18] = doubles
-    x[19] = longest
-    x[20] = aces
-    x[21] = kings_g
-    x[22] = kings_b
-    x[23] = queens_g
+    side_shape(x, 16, hand, np.uint64(view[V_SUITS]), np.uint64(view[V_SUITS + 1]), np.uint64(view[V_SUITS + 2]))
     x[24] = (seat - view[V_DEALER] - 1) & 3  # bids made before this one
     pb = view[V_BID + (seat ^ 2)]
     x[25] = 1.0 if pb >= 0 else 0.0
@@ -145,38 +122,22 @@ def bid_features(view, x):
     x[39] = 1.0 if c >= 5 else 0.0
 
 
-@helper(nb.int64(nb.int64[:], nb.float64[:]))
-def fitted_choice(view, pred):
+@inline
+def _choice(view, pred):
     """The bid ``fitted`` makes; ``pred[k]``: slot k's predicted points (x10) relative to the
     centre, -inf where the slot's bid is not legal."""
     legal = np.uint64(view[V_LEGAL])
-    x = np.empty(N_FEATURES, np.float64)
-    bid_features(view, x)
-    h = B1.copy()
-    for j in range(N_FEATURES):  # row by row: contiguous, vectorised, no branch
-        xj = x[j]
-        for u in range(HIDDEN):
-            h[u] += xj * W1[j, u]
-    out = B2.copy()
-    for u in range(HIDDEN):
-        hu = max(h[u], 0.0)  # ReLU without a branch (a mispredicted one cost more than the sums)
-        for k in range(N_SLOTS):
-            out[k] += hu * W2[u, k]
+    x = stack_float64(N_FEATURES)
+    _features(view, x)
+    out = stack_float64(N_SLOTS)
+    slot_values(x, W1, B1, W2, B2, out)
     c = max(int(x[4]), 1)
-    best = -1
-    best_v = 0.0
-    if (legal >> np.uint64(c)) & np.uint64(1):
-        best = c
+    codes = stack_int64(N_SLOTS)
     for k in range(N_SLOTS):
         b = 0 if k == 0 else c + SLOT_OFFSETS[k - 1]
-        if b < 0 or b > 13 or not (legal >> np.uint64(b)) & np.uint64(1) or (k > 0 and b == 0):
-            pred[k] = -np.inf
-            continue
-        v = out[k]
-        pred[k] = v
-        if best < 0 or v > best_v:
-            best = b
-            best_v = v
+        legal_b = 0 <= b <= 13 and (legal >> np.uint64(b)) & np.uint64(1) and (k == 0 or b > 0)
+        codes[k] = b if legal_b else -1
+    best = best_slot(out, codes, pred, (legal >> np.uint64(c)) & np.uint64(1), c)
     if best < 0:  # no candidate legal (a forced minimum team bid): the nearest legal number bid
         for d in range(14):
             for b in (c + d, c - d):
@@ -186,10 +147,17 @@ def fitted_choice(view, pred):
     return best
 
 
+@helper(nb.int64(nb.int64[:], nb.float64[:]))
+def fitted_choice(view, pred):
+    """The bid ``fitted`` makes; ``pred[k]``: slot k's predicted points (x10) relative to the
+    centre, -inf where the slot's bid is not legal."""
+    return _choice(view, pred)
+
+
 @policy(SIG)
 def fitted_bid(view, rng):
-    pred = np.empty(N_SLOTS, np.float64)
-    return fitted_choice(view, pred)
+    pred = stack_float64(N_SLOTS)
+    return _choice(view, pred)
 
 
 FITTED = Policy("fitted", base=EXPERT, bid=fitted_bid, params=EXPERT_PARAMS,
