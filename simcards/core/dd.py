@@ -39,7 +39,10 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
 - a **killer move** (``F_KILLER``, DDS's ``bestMove``): the lead that last made a cut-off at
   the same depth is tried first at a lead, before the table's best lead (DDS's weights rank
   them so too; the other way round searched 3-5 % more nodes); it is kept from one question
-  to the next.
+  to the next;
+- **DDS's lead weights** (``F_WEIGHTS``): with four seats in two partnerships, the leads are
+  ordered by DDS's weights, which look at the whole position (the opponents' lengths, who holds
+  the top cards, ruffs for either side); they halved the nodes of full deals.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -63,7 +66,8 @@ R_LEN = 8
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
 F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER
+F_WEIGHTS = 256
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -563,6 +567,160 @@ def _cash(H, R, side, suit_masks, leader, broken):
     return total, used
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _holder(H, c):
+    for p in range(4):
+        if H[p] & bit(c):
+            return p
+    return -1
+
+
+@nb.njit(cache=True, _nrt=False)
+def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
+    """DDS's weight of leading card ``c`` (of suit ``s``) in a four-seat partnership game
+    (``WeightAllocTrump0`` / ``WeightAllocNT0``, without their killer and table-move terms,
+    which the search applies itself): it looks at the whole position, not at the card alone.
+    Every suit starts from a penalty growing with the opponents' lengths in it (their replies
+    make the subtree; a void opponent counts as a long suit), then: can the side win the trick
+    (a top card, partner's top card, partner's ruff the opponents cannot overruff), who holds
+    the top three cards (a finesse position: LHO's top card with partner's second one), ruffs
+    for either side, and the card's rank among the live cards of its suit (``rr``: 1 for the
+    top card)."""
+    lho = (seat + 1) & 3
+    pd = (seat + 2) & 3
+    rho = (seat + 3) & 3
+    sm = suit_masks[s]
+    live = alive & sm
+    length = popcount(H[seat] & sm)
+    len_l = popcount(H[lho] & sm)
+    len_p = popcount(H[pd] & sm)
+    len_r = popcount(H[rho] & sm)
+    w_card = highest_card(live)
+    w_h = _holder(H, w_card)
+    rest = live ^ bit(w_card)
+    s_card = np.int64(-1)
+    s_h = -1
+    t_h = -1
+    if rest:
+        s_card = highest_card(rest)
+        s_h = _holder(H, s_card)
+        rest ^= bit(s_card)
+        if rest:
+            t_h = _holder(H, highest_card(rest))
+    rr = 1 + popcount(live & ~((bit(c) << _ONE) - _ONE))
+    below = live & (bit(c) - _ONE)
+    seq = below != _ZERO and (H[seat] & bit(highest_card(below))) != _ZERO
+    count_l = (len_l if len_l else left) * 4
+    count_r = (len_r if len_r else left) * 4
+    if trump < 0:
+        delta = -(((count_l + count_r) * 32) // 19)
+        if len_p == 0:
+            delta -= 9
+        if c == w_card or (H[pd] & sm) > ((H[lho] | H[rho]) & sm):
+            if s_h == rho:
+                if len_r != 1:
+                    delta -= 1
+            elif s_h == lho:
+                delta += 22 if len_l != 1 else 16
+            if (s_h != lho or len_l == 1) and (s_h != rho or len_r == 1):
+                return delta + 45 + rr
+            return delta + 18 + rr
+        if w_h == rho or s_h == rho:
+            if len_r != 1:
+                delta -= 10
+        elif w_h == lho and s_h == pd:
+            if len_p != 1:
+                delta += 31
+        if s_h == pd and t_h == pd:
+            delta += 35
+        elif (s_h == seat and t_h == pd and len_p > 1) or (s_h == pd and t_h == seat and len_p > 1):
+            delta += 25
+        if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
+            return delta + 28 + rr
+        if w_h == seat:
+            return delta - 17 + rr
+        if not seq:
+            return delta + 12 + rr
+        if c == s_card:
+            return delta + 48
+        return delta + 29 - rr
+    tm = suit_masks[trump]
+    t_l = H[lho] & tm
+    t_p = H[pd] & tm
+    t_r = H[rho] & tm
+    side_suit = s != trump
+    bonus = 0
+    if side_suit and ((len_l == 0 and t_l) or (len_r == 0 and t_r)):
+        bonus = -12  # an opponent can ruff
+    if side_suit and len_p == 0 and t_p and len_r > 0:
+        bonus += 17  # partner can ruff
+    if w_h == rho or s_h == rho:
+        if len_r != 1:
+            bonus -= 12
+    elif w_h == lho and s_h == pd:
+        if len_p != 1:
+            bonus += 27  # a finesse through LHO
+    if side_suit and length == 1 and H[seat] & tm and len_p > 1 and w_h == pd:
+        bonus += 19  # partner wins and returns the suit for a ruff
+    delta = bonus - (((count_l + count_r) * 32) // 13)
+    win = False
+    if c == w_card:
+        if side_suit:
+            if len_p != 0 or t_p == _ZERO:
+                win = (len_l != 0 or t_l == _ZERO) and (len_r != 0 or t_r == _ZERO)
+            else:
+                win = (len_l != 0 or t_p > t_l) and (len_r != 0 or t_p > t_r)
+        else:
+            win = True
+    elif (H[pd] & sm) > ((H[lho] | H[rho]) & sm):
+        if side_suit:
+            win = (len_l != 0 or t_l == _ZERO) and (len_r != 0 or t_r == _ZERO)
+        else:
+            win = True
+    elif side_suit and len_p == 0 and t_p:
+        if len_l == 0 and t_l and len_r == 0 and t_r:
+            win = t_p > (t_l | t_r)
+        elif len_l == 0 and t_l:
+            win = t_p > t_l
+        elif len_r == 0 and t_r:
+            win = t_p > t_r
+        else:
+            win = True
+    if win:
+        if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
+            return delta + 35 + rr
+        if w_h == seat:
+            if s_h == pd:
+                return delta + 48 + rr
+            if c == w_card:
+                return delta + 31
+            return delta - 3 + rr
+        if w_h == pd:
+            return delta + (42 if s_h == seat else 28) + rr
+        if seq and c == s_card:
+            return delta + 40
+        if seq:
+            return delta + 22 + rr
+        return delta + 11 + rr
+    if s_h == pd and t_h == pd:
+        delta += 20
+    elif (s_h == seat and t_h == pd and len_p > 1) or (s_h == pd and t_h == seat and len_p > 1):
+        delta += 13
+    if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
+        return delta + rr + 2
+    if w_h == seat:
+        if s_h == pd:
+            return delta + 33 + rr
+        if c == w_card:
+            return delta + 38
+        return delta - 14 + rr
+    if w_h == pd:
+        return delta + 34 + rr
+    if seq and c == s_card:
+        return delta + 35
+    return delta + 17 - (2 + popcount(sm & (bit(c) - _ONE)))
+
+
 @nb.njit(cache=True, _nrt=False)
 def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
@@ -591,6 +749,10 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     players = n - 1 if (t1 and R[R_SITOUT_T1] >= 0) else n
     last = npl == players - 1
     partner_wins = npl > 0 and ((side >> win_seat) & 1) == mine
+    # four seats in two partnerships (bridge, Spades): DDS's lead weights
+    pairs = n == 4 and players == 4 and ((side >> ((seat + 2) & 3)) & 1) == mine \
+        and ((side >> ((seat + 1) & 3)) & 1) != mine and ((side >> ((seat + 3) & 3)) & 1) != mine
+    left = popcount(hand)
     count = 0
     skipped[d] = _ZERO
     m = legal
@@ -607,7 +769,9 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         rank = popcount(suit_masks[s] & (low - _ONE))
         sc = np.int64(0)
         if order:
-            if npl == 0:
+            if npl == 0 and pairs and R[R_FEATURES] & F_WEIGHTS:
+                sc = _lead_weight(H, seat, c, s, trump, alive, suit_masks, left)
+            elif npl == 0:
                 top = highest_card(alive & suit_masks[s])
                 top_mine = False
                 ruff_them = False
