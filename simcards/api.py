@@ -118,20 +118,34 @@ def _show(value: Any) -> str:
 def replay_text(game: str | Game, *, unit: str | None = None, index: int = 0, seed: int = 0,
                 preset: str | None = None, variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (),
                 policy: str | None = None, seat_policy: Mapping[int, str] | None = None, dd: bool = False,
-                from_trick: int = 1, progress: bool = False, format: str = "text") -> str:
+                from_trick: int = 1, progress: bool = False, format: str = "text", pbn: str | None = None,
+                board: str | None = None) -> str:
     """The move-by-move text of record ``index`` of ``seed`` (what `simcards replay` prints);
     ``dd``: with the cards that cost a trick double dummy marked (docs/double-dummy.md);
     ``progress``: a progress bar of the analysis on stderr; ``format="pbn"``: the deal as a
-    PBN game instead (trick-taking games, four seats)."""
+    PBN game instead (trick-taking games, four seats); ``pbn``: the bots play board ``board``
+    (default the first) of that PBN file instead of a simulated deal (Spades)."""
     from simcards.core.policy import seat_policies
 
     g = game if isinstance(game, Game) else get_game(game)
     u = g.unit(unit)
     if index < 0:
         raise SimcardsError(f"{u.name} number must be >= 0, got {index}")
+    if pbn is not None:
+        from simcards.app.pbn_deals import check_play
+
+        check_play(g)  # before the policies compile
     v = g.variant(preset, variant, list(settings))
     played = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
     table = g.policies.table(played)
+    if pbn is not None:
+        from simcards.app.pbn_deals import replay_given
+        from simcards.core import dd_report
+
+        if format != "text":
+            raise SimcardsError("--pbn replays a deal read from a PBN file as text; drop --format")
+        with dd_report.progress(progress):
+            return replay_given(g, v, table, pbn, board, seed=seed, dd=dd, from_trick=_trick_number(from_trick))
     if format == "pbn":
         from simcards.app.pbn_deals import deal_game
         from simcards.core.pbn import file_text

@@ -494,7 +494,12 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
               help="With --dd: analyse the play from this trick on (late tricks solve fast).")
 @click.option("--format", "fmt", type=click.Choice(["text", "pbn"]), default="text", show_default=True,
               help="pbn: the deal as a PBN game, for bridge software (trick-taking games, four seats).")
-def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy, from_trick, fmt, **registry):
+@click.option("--pbn", "pbn_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Spades, Cutthroat with 4 players: the bots bid and play the deal of a PBN file instead (its "
+                   "dealer deals; Spades deals the hands the file leaves out from --seed).")
+@click.option("--board", help="With --pbn: the board of that number (default: the file's first deal).")
+def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy, from_trick, fmt, pbn_file, board,
+           **registry):
     """Print one record of GAME move by move: hands, bids, every move, the score.
 
     \b
@@ -502,6 +507,7 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
       simcards replay spades --seed 7 --deal 123
       simcards replay kierki --seed 3 --game 17
       simcards replay spades --seed 7 --deal 123 --format pbn
+      simcards replay spades --pbn docs/examples/deals.pbn --board 3 --dd
     With --file FILE, the game saved by `simcards play --save FILE`.
     """
     from simcards.api import replay_text
@@ -517,6 +523,16 @@ def replay(game, file, seed, preset, settings, policy, seat_policy, double_dummy
     g = get_game(game)
     chosen = {u: i for u, i in _registry_options(registry, _registry()["records"], "_index").items()
               if i is not None}
+    if pbn_file is not None:
+        if chosen:
+            _fail("--pbn replays the file's deal: drop " + ", ".join(f"--{u}" for u in chosen))
+        pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, "deal")
+        click.echo(replay_text(g, unit="deal", seed=seed, preset=preset, settings=pairs, policy=policy,
+                               seat_policy=_seat_policies(seat_policy), dd=double_dummy, from_trick=from_trick,
+                               progress=_show_progress(False), format=fmt, pbn=str(pbn_file), board=board))
+        return
+    if board is not None:
+        _fail("--board picks a board of --pbn FILE")
     if len(chosen) != 1:
         _fail("name one record: " + ", ".join(f"--{u.name} N" for u in g.units) + " (see `simcards rules " + g.name
               + "` for units)")
@@ -893,6 +909,7 @@ Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat S --dealer W --bids "N=3,E=4" --scores 310:420 --precision 0.005
   simcards bid spades --pbn docs/examples/deals.pbn --board 3 --seat N
+  simcards bid spades --pbn my-hand.pbn --seat N --known     # with the cards the file shows of other seats
   simcards bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --scores 120:180:95 --bags 0:0:5
   simcards bid seep --hand "KS 9H 3D 5C" --format csv -o seep-bids.csv
   simcards trump kierki --cards "AS KS 5H 2D 9C" --format json --quiet
@@ -915,17 +932,22 @@ stdout (words on stderr), -o FILE writes it to a file; --quiet hides the progres
 @click.option("--pbn", "pbn_file", type=click.Path(path_type=Path), help="Take your hand (of --seat) and the dealer "
               "from a PBN file's deal instead of --hand.")
 @click.option("--board", help="With --pbn: the board of that number (default: the file's first deal).")
-def bid(game, pbn_file, board, **kw):
+@click.option("--known", is_flag=True, help="With --pbn: the other hands the file gives are known cards too (a "
+              "hand of fewer cards: cards known to be in that seat), as --require SEAT:has=...; without it only "
+              "your hand is read.")
+def bid(game, pbn_file, board, known, **kw):
     """For each legal bid of your hand in GAME: how often it makes, expected score and bags."""
     if pbn_file is not None:
-        from simcards.app.pbn_deals import held_hand
+        from simcards.app.pbn_deals import held_hand, known_cards
 
         if kw["hand"]:
             _fail("give --hand or --pbn, not both")
         kw["hand"], dealer = held_hand(pbn_file, board, kw["seat"])
         kw["dealer"] = kw["dealer"] or dealer
-    elif board is not None:
-        _fail("--board picks a board of --pbn FILE")
+        if known:
+            kw["require"] = tuple(kw["require"]) + tuple(known_cards(pbn_file, board, kw["seat"]))
+    elif board is not None or known:
+        _fail("--board and --known read a board of --pbn FILE")
     _odds_command("bid", game, **kw)
 
 

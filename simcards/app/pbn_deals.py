@@ -115,3 +115,50 @@ def held_hand(path: str | Path, number, seat: str | int | None) -> tuple[str, st
     mask = pbn.seat_hand(game, s, str(path))
     dealer = game.dealer
     return pbn.cards_text(mask), (None if dealer is None else pbn.SEATS[dealer])
+
+
+def check_play(g: Game):
+    """The game's support for playing a given deal (``replay --pbn``), or a one-line refusal."""
+    support = _support(g)
+    if support.play is None:
+        raise SimcardsError(f"replay --pbn plays a given deal in spades and cutthroat; {g.name} deals from the seed only "
+                            f"(analyse a PBN deal with `simcards dd {g.name} --pbn FILE`)")
+    return support
+
+
+def known_cards(path: str | Path, number, seat: str | int) -> list[str]:
+    """The other hands a PBN board gives, as ``--require SEAT:has=...`` constraints (``bid --pbn
+    --known``): a hand of fewer cards is the cards known to be in that seat."""
+    from simcards.core.deal import seat_number
+
+    s = seat_number(str(seat), 4)
+    game = board(path, number)
+    return [f"{pbn.SEATS[o]}:has=" + ",".join(pbn.cards_text(h).split())
+            for o, h in enumerate(game.hands) if o != s and h]
+
+
+def replay_given(g: Game, variant, table, path: str | Path, number=None, *, seed: int = 0, dd: bool = False,
+                 from_trick: int = 1) -> str:
+    """``replay GAME --pbn FILE``: the bots bid and play board ``number`` of a PBN file.
+
+    Hands the file leaves out (``-``) are dealt from ``seed``, around the ones it gives; the
+    file's dealer deals (else the house rules' ``first_dealer``)."""
+    support = check_play(g)
+    check_table(g, variant)
+    game = board(path, number)
+    if "Deal" not in game.tags:
+        raise pbn.PbnError(f"{path}, {game.name()}: no [Deal] tag")
+    given = [h or 0 for h in game.hands]
+    sizes = [bin(h).count("1") for h in given]
+    short = [f"{pbn.SEATS[s]} {n}" for s, n in enumerate(sizes) if 0 < n != 13]
+    if short or not any(sizes):
+        raise pbn.PbnError(f"{path}, {game.name()}: replay plays a whole deal, hands of 13 cards "
+                           f"({', '.join(short) if short else 'no hand given'}); "
+                           f"an ending is for `simcards dd {g.name} --pbn FILE`")
+    changed = variant.changed()
+    if game.dealer is not None:
+        variant = variant.replace(first_dealer=game.dealer)
+    dealt = [pbn.SEATS[s] for s in range(4) if not sizes[s]]
+    title = (f"{g.title}, {path}, {game.name()}" + (f" ({', '.join(dealt)} dealt from seed {seed})" if dealt else "")
+             + (f"  ({', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else ""))
+    return support.play(variant, table, seed, given, title, dd=dd, from_trick=from_trick)

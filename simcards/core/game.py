@@ -104,6 +104,9 @@ class DoubleDummySupport:
     - ``deal(variant, table, seed, index) -> dict``: deal ``index`` as the bots played it
       (``hands`` at the start of play, ``dealer``, ``leader``, ``cards``, ``winners``): the deals
       written as PBN (``replay --format pbn``, ``run --pbn``; ``core.pbn``).
+    - ``play(variant, table, seed, hands, title, dd=False, from_trick=1) -> str``: the replay of
+      the bots bidding and playing a given deal (``hands``: cards per seat, 0 where unknown and
+      dealt from ``seed``; ``replay --pbn``), with ``dd`` the costly cards marked.
     """
 
     analyse: Callable
@@ -113,6 +116,7 @@ class DoubleDummySupport:
     records: Callable | None = None
     tally: Callable | None = None
     deal: Callable | None = None
+    play: Callable | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from simcards.core.game import DoubleDummySupport
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES
 from simcards.games.cutthroat import rules
 from simcards.games.cutthroat.layout import B_B6, B_SM, MAX_SEATS
-from simcards.games.cutthroat.replay import SEAT_NAMES, _hand_text, replay
+from simcards.games.cutthroat.replay import SEAT_NAMES, _hand_text, format_trace, replay
 from simcards.games.cutthroat.variant import form_of
 
 
@@ -44,8 +44,13 @@ def solver_rules(variant, hands, sitout: int = -1):
 
 def played_deal(variant, table, seed: int, index: int) -> dict:
     """The first hand of record ``index`` as the bots played it (hands at the start of play)."""
-    n = variant.num_players
     _, trace = rules.trace_record("deal", variant, table, seed, index)
+    return _deal_of(trace, variant)
+
+
+def _deal_of(trace, variant) -> dict:
+    """The first hand of a record's trace as :func:`played_deal` gives it."""
+    n = variant.num_players
     hands, cards, winners = [0] * n, [], []
     dealer, leader = -1, -1
     for ev, a, b, c, d, e in dd_report.event_rows(trace):
@@ -99,6 +104,26 @@ def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) 
                                  _sides(variant.num_players), from_trick=from_trick)
 
 
+def play_given(variant, table, seed: int, hands, title: str, dd: bool = False, from_trick: int = 1) -> str:
+    """``replay --pbn``: the bots bid and play the given deal (all hands, the whole deck), with
+    ``dd`` every card that cost its player a trick marked (paranoid bound)."""
+    f = form_of(variant)
+    given = [int(h) for h in hands]
+    if any(h & ~f.deck for h in given) or (all(given) and sum(given) != f.deck):
+        raise SimcardsError(f"the deal is not this Cutthroat table's deck ({f.n} players"
+                            + (f", {variant.jokers} jokers" if variant.jokers else "") + "); PBN deals play 52 cards")
+    if not all(given):
+        raise SimcardsError("replay --pbn plays a whole Cutthroat deal: give all four hands (in Spades missing "
+                            "hands are dealt from the seed)")
+    _, events = rules.trace_given(variant, table, seed, given)
+    text = title + "\n" + format_trace(events, variant)
+    if not dd:
+        return text
+    deal = _deal_of(events, variant)
+    row, suit_masks = solver_rules(variant, deal["hands"], deal["sitout"])
+    return dd_report.marked_text(text, deal, row, suit_masks, _sides(f.n), from_trick=from_trick)
+
+
 COLUMNS = dd_report.seat_columns(MAX_SEATS)
 
 
@@ -148,5 +173,5 @@ def dd_tally(unit, df, variant):
 
 
 SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
-                             records=dd_records, tally=dd_tally, deal=played_deal)
+                             records=dd_records, play=play_given, tally=dd_tally, deal=played_deal)
 

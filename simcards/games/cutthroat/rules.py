@@ -779,6 +779,49 @@ def _borrowed_seats(seats):
     return Seats(seats.blind, seats.bid, seats.play, seats.redeal, borrowed(seats.params), seats.shared)
 
 
+@helper
+def _deal_row(row, w, n, dealer, leader, redeals):
+    """A deal record's columns (``UNIT_DEAL``) from the hand just played into ``w``."""
+    out = w.out
+    row[0] = dealer
+    row[1] = leader
+    row[2] = redeals
+    for s in range(n):
+        row[D_SEAT0 + s] = out[H_BID, s]
+        row[D_SEAT0 + MAX_SEATS + s] = out[H_TRICKS, s]
+        row[D_SEAT0 + 2 * MAX_SEATS + s] = out[H_DELTA, s]
+        row[D_SEAT0 + 3 * MAX_SEATS + s] = out[H_BAGS, s]
+        jc = 0
+        if out[H_JACKS, s] & (1 << JC):
+            jc += 1
+        if out[H_JACKS, s] & (1 << JD):
+            jc += 2
+        if out[H_JACKS, s] & (1 << JH):
+            jc += 4
+        row[D_SEAT0 + 4 * MAX_SEATS + s] = jc
+        _features(row, D_SEAT0, s, w.dealt[s])
+
+
+@kernel
+def play_given_deal(tab, seats, seed, given, row, trace):
+    """Deal record 0 of ``seed`` played from the ``given`` hands (card masks per seat, the
+    whole deck) instead of a shuffle: ``replay --pbn``. No redeal; the dealer is
+    ``first_dealer`` or drawn as :func:`run_records` draws it."""
+    owners = _scratch()
+    w = _work(owners)
+    ask = borrowed(owners[9])
+    tab, seats = _borrowed_table(tab), _borrowed_seats(seats)
+    n = tab.form[0]
+    dealer = _first_dealer(tab.params[0], n, seed, np.int64(0), w.rngs[MAX_SEATS])
+    w.tokens[:] = 0
+    w.state[:] = 0
+    row[:] = -1
+    for s in range(MAX_SEATS):
+        w.hands[s] = given[s] if s < n else np.uint64(0)
+    leader, redeals = play_hand(tab, seats, w, seed, np.int64(0), np.int64(0), np.int64(0), dealer, trace, ask, False)
+    _deal_row(row, w, n, dealer, leader, redeals)
+
+
 @kernel
 def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
     """Simulate records ``start .. start+count-1`` of ``seed`` into ``out_rows`` [count, ncols].
@@ -802,23 +845,7 @@ def run_records(unit, tab, seats, seed, start, count, out_rows, trace):
             row[:] = -1
             state[:] = 0
             leader, redeals = play_hand(tab, seats, w, seed, index, np.int64(0), np.int64(0), dealer, trace, ask, True)
-            row[0] = dealer
-            row[1] = leader
-            row[2] = redeals
-            for s in range(n):
-                row[D_SEAT0 + s] = out[H_BID, s]
-                row[D_SEAT0 + MAX_SEATS + s] = out[H_TRICKS, s]
-                row[D_SEAT0 + 2 * MAX_SEATS + s] = out[H_DELTA, s]
-                row[D_SEAT0 + 3 * MAX_SEATS + s] = out[H_BAGS, s]
-                jc = 0
-                if out[H_JACKS, s] & (1 << JC):
-                    jc += 1
-                if out[H_JACKS, s] & (1 << JD):
-                    jc += 2
-                if out[H_JACKS, s] & (1 << JH):
-                    jc += 4
-                row[D_SEAT0 + 4 * MAX_SEATS + s] = jc
-                _features(row, D_SEAT0, s, w.dealt[s])
+            _deal_row(row, w, n, dealer, leader, redeals)
         elif unit == UNIT_GAME:
             play_game(tab, seats, w, seed, index, np.int64(0), np.int64(0), dealer, row, trace, np.int64(0), ask)
         else:
@@ -886,6 +913,24 @@ def trace_record(unit, variant, table, seed, index):
     """(record row, its ``EVENTS`` as named tuples) of record ``index``: every deal, bid, card and score."""
     out, events = EVENTS.collect(lambda trace: _run(unit, variant, table, seed, index, 1, trace))
     return out[0], events
+
+
+def trace_given(variant, table, seed, hands):
+    """(deal record row, its ``EVENTS``) of the bots bidding and playing the given ``hands`` (card
+    masks per seat, the whole deck; ``replay --pbn``), with the streams of record 0 of ``seed``."""
+    from simcards.core.errors import kernel_errors
+    from simcards.games.cutthroat.policies import DECISIONS, FORMATS
+
+    given = np.zeros(MAX_SEATS, np.uint64)
+    given[:len(hands)] = [int(h) for h in hands]
+
+    def run(trace):
+        row = np.zeros(len(UNIT_COLUMNS[UNIT_CODES["deal"]]), np.int64)
+        with kernel_errors("cutthroat", DECISIONS, table, formats=FORMATS, where=f"seed {seed}, the given deal"):
+            play_given_deal(prepared(variant), seats(table), int(seed), given, row, trace)
+        return row
+
+    return EVENTS.collect(run)
 
 
 # ---------------------------------------------------------------- hand odds (simcards bid cutthroat)

@@ -35,10 +35,10 @@ def solver_rules(variant, hands, trick1: bool = True):
     return row, masks
 
 
-def played_deal(variant, table, seed: int, index: int) -> dict:
+def played_deal(variant, table, seed: int, index: int, fixed=None) -> dict:
     """Deal ``index`` of ``seed`` as the bots played it: hands at the start of play (after any
-    exchange), first leader, the 52 cards in order, bids and tricks."""
-    out, events = run_kernel("deal", variant, table, seed, index, 1, trace=True)
+    exchange), first leader, the 52 cards in order, bids and tricks (``fixed``: a given deal)."""
+    out, events = run_kernel("deal", variant, table, seed, index, 1, trace=True, fixed=fixed)
     h = traced_hands(events)[0]
     hands = [0, 0, 0, 0]
     for k in range(13):
@@ -101,14 +101,30 @@ def analyse(variant, table, *, seed: int | None = None, index: int | None = None
                                    result_line=result)
 
 
-def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1) -> str:
-    """``replay --dd``: the replay, then every card that cost its partnership a trick."""
+def replay_dd(unit, variant, table, seed: int, index: int, from_trick: int = 1, fixed=None,
+              title: str | None = None) -> str:
+    """``replay --dd``: the replay, then every card that cost its partnership a trick
+    (``fixed``/``title``: a given deal and its heading, as :func:`replay`)."""
     if (unit or "deal") != "deal":
         raise SimcardsError("replay --dd analyses one deal: use --deal N")
-    deal = played_deal(variant, table, seed, index)
+    deal = played_deal(variant, table, seed, index, fixed)
     row, masks = solver_rules(variant, deal["hands"])
-    return dd_report.marked_text(replay(unit, variant, table, seed, index), deal, row, masks, SIDES,
+    return dd_report.marked_text(replay(unit, variant, table, seed, index, fixed, title), deal, row, masks, SIDES,
                                  from_trick=from_trick)
+
+
+def play_given(variant, table, seed: int, hands, title: str, dd: bool = False, from_trick: int = 1) -> str:
+    """``replay --pbn``: the bots bid and play the given deal (``hands``: cards per seat, 0 for
+    a seat dealt from ``seed``); with ``dd`` every card that cost a trick marked."""
+    deck = sum(1 << int(c) for c in prepared(variant).deck)
+    given = [int(h) for h in hands]
+    if any(h & ~deck for h in given):
+        raise SimcardsError("the deal holds cards this Spades deck has not (the house rules remove or add cards: "
+                            "jokers, big/little joker decks); PBN deals play the standard 52 cards")
+    fixed = np.array(given, np.uint64)
+    if dd:
+        return replay_dd("deal", variant, table, seed, 0, from_trick, fixed, title)
+    return replay("deal", variant, table, seed, 0, fixed, title)
 
 
 COLUMNS = (
@@ -159,4 +175,4 @@ def dd_tally(unit, df, variant):
 
 
 SUPPORT = DoubleDummySupport(analyse=analyse, replay=replay_dd, units=("deal",), columns=COLUMNS,
-                             records=dd_records, tally=dd_tally, deal=played_deal)
+                             records=dd_records, tally=dd_tally, deal=played_deal, play=play_given)

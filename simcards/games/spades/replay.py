@@ -117,9 +117,10 @@ def format_hand_trace(t: TracedHand, rec_row) -> str:
     return "\n".join(lines)
 
 
-def trace_record(unit: str, variant, table, seed: int, index: int):
-    """(record row, list of (traced hand, deal row) per hand) of record ``index``."""
-    out, events = run_kernel(unit, variant, table, seed, index, 1, trace=True)
+def trace_record(unit: str, variant, table, seed: int, index: int, fixed=None):
+    """(record row, list of (traced hand, deal row) per hand) of record ``index``; ``fixed``:
+    cards each seat is dealt (a given deal, ``replay --pbn``), the rest dealt from the seed."""
+    out, events = run_kernel(unit, variant, table, seed, index, 1, trace=True, fixed=fixed)
     hands = traced_hands(events)
     if unit != "game":
         return out[0], [(hands[0], out[0])]
@@ -133,12 +134,13 @@ def deal_row_from_trace(variant, hand: TracedHand) -> np.ndarray:
     return check_trace(variant, hand)
 
 
-def replay(unit: str, variant, table, seed: int, index: int) -> str:
-    """Text trace of record ``index`` of ``seed``: every hand, bid, exchange, trick and score."""
+def replay(unit: str, variant, table, seed: int, index: int, fixed=None, title: str | None = None) -> str:
+    """Text trace of record ``index`` of ``seed``: every hand, bid, exchange, trick and score;
+    ``fixed``/``title``: a given deal (cards per seat) and the heading that names it."""
     unit = unit or "deal"
-    record, hands = trace_record(unit, variant, table, seed, index)
-    head = f"Spades, seed {seed}, {unit} {index}"
-    if variant.changed():
+    record, hands = trace_record(unit, variant, table, seed, index, fixed)
+    head = title or f"Spades, seed {seed}, {unit} {index}"
+    if variant.changed() and title is None:
         head += "  (" + ", ".join(f"{k}={v}" for k, v in variant.changed().items()) + ")"
     blocks = [head]
     for h, (hand, deal_row) in enumerate(hands):
