@@ -768,23 +768,26 @@ def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halvi
 
 EPILOG_LADDER = """\b
 Examples:
-  simcards ladder spades --games 2000
+  simcards ladder spades
   simcards ladder kierki --policies basic,expert --games 1000
   simcards ladder spades --policies basic,expert,expert:nil_estimate=2 --unit deal --deals 20000
 
 Every pair of policies plays the same records twice, each policy once at seat 0's side
 (seat 0 and its partners) against a field of the other; the edge is half the difference
 in the unit's objective (Spades games: team 0's win rate), with a paired 95 % interval.
+Without --policies every built-in plays, pimc at a cheaper search budget (shown in its
+name, e.g. pimc:worlds=8:bid_worlds=8). The ranking counts clear wins minus clear losses
+(Copeland; clear: the interval excludes 0).
 Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per pair);
 `simcards report FOLDER` writes the report."""
 
 
 @main.command(epilog=EPILOG_LADDER)
 @click.argument("game")
-@click.option("--policies", help="Policies to rank, separated by commas (default: every built-in but pimc, which searches and is slow; name it to include it); parameters "
-              "as NAME:PARAM=VALUE.")
+@click.option("--policies", help="Policies to rank, separated by commas (default: every built-in, pimc at a cheaper "
+              "search budget); parameters as NAME:PARAM=VALUE.")
 @click.option("--unit", help="What one record is (default: a whole game, where the game has one).")
-@click.option("--count", type=int, help="Records per pair (or --games/--deals/...; default 2,000).")
+@click.option("--count", type=int, help="Records per pair, each way round (or --games/--deals/...; default 1,000).")
 @registry_options(_count_options)
 @click.option("--metric", help="Metric of seat 0's side to compare (default: the unit's objective).")
 @click.option("--group", help="Group of the metric, when it has several.")
@@ -798,14 +801,14 @@ def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals,
     """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
     from simcards.app.workflows import ladder as run_ladder
     from simcards.core.game import get_game
-    from simcards.experiment.ladder import default_unit, ladder_lines
+    from simcards.experiment.ladder import DEFAULT_COUNT, default_unit, ladder_lines
 
     g = get_game(game)
     counts = _registry_options(registry, _plurals())
     unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), None) or default_unit(g)
     pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
-    n = count or next((v for v in counts.values() if v is not None), None) or 2000
+    n = count or next((v for v in counts.values() if v is not None), None) or DEFAULT_COUNT
     out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{seed}"
     result = run_ladder(g, policies=names, unit=unit, count=count, seed=seed, metric=metric, group=group,
                         minimize=minimize, preset=preset, settings=pairs, threads=threads, backend=backend,

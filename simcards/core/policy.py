@@ -145,8 +145,9 @@ class Policy:
     ``params``: the :class:`PolicyParam` it reads (``param_value(view, V_PARAMS + k)`` for
     the k-th); without its own, a policy has its base's. ``help``: one line for
     ``simcards policies GAME``. ``searching``: it searches at its decisions (``pimc``), hundreds
-    of times slower than the heuristics, so the ladder leaves it out unless it is named and the
-    golden digests pin it on a few records.
+    of times slower than the heuristics, so the golden digests pin it on a few records.
+    ``ladder``: the parameters the ladder gives it when no policies are named (``NAME=VALUE``
+    separated by colons: a search budget cheap enough for a default ladder of a few minutes).
     """
 
     name: str = ""
@@ -155,11 +156,13 @@ class Policy:
     own_params: tuple = ()
     help: str = ""
     searching: bool = False
+    ladder: str = ""
 
     def __init__(self, name: str = "", *, base: "Policy | None" = None, params: Sequence[PolicyParam] = (),
-                 help: str = "", searching: bool = False, **functions: Callable):
+                 help: str = "", searching: bool = False, ladder: str = "", **functions: Callable):
         self.name = name
         self.searching = searching
+        self.ladder = ladder
         self.base = base
         self.functions = dict(functions)
         self.own_params = tuple(params)
@@ -372,9 +375,9 @@ class PolicyCatalog:
     def names(self) -> list[str]:
         return list(self.builtins)
 
-    def quick_names(self) -> list[str]:
-        """The built-ins that do not search (:attr:`Policy.searching`): the ladder's default."""
-        return [name for name, p in self.builtins.items() if not p.searching]
+    def ladder_specs(self) -> list[str]:
+        """The ladder's default: every built-in, each at its :attr:`Policy.ladder` parameters."""
+        return [f"{name}:{p.ladder}" if p.ladder else name for name, p in self.builtins.items()]
 
     def policy(self, spec: str) -> Policy:
         """The :class:`Policy` a spec names (parameters ignored; user files loaded)."""

@@ -12,8 +12,17 @@ reported as half that difference, with its interval halved:
 
 In a two-sided game whose objective is side 0's win rate this is A's win rate over both
 seatings minus one half. Each pair is an ordinary comparison folder under ``pairs/`` (so an
-interrupted ladder resumes); ``ladder.csv`` holds one row per ordered pair and the
-ranking orders policies by their mean edge over the others.
+interrupted ladder resumes); ``ladder.csv`` holds one row per ordered pair.
+
+The pairs' edges with their intervals are the answer. The ranking only summarises them, by
+the Copeland score: the pairs a policy wins clearly (its edge's interval lies above zero)
+minus those it loses clearly. An average of the edges would count a win over ``random``
+like a win over the strongest opponent, and the field decides it; the Copeland score
+counts each opponent once, and only where the deals have decided. Ties share a rank.
+
+Without ``policies`` every built-in takes part, a searching one (:attr:`Policy.searching`)
+at its :attr:`Policy.ladder` parameters: a cheaper search budget, so that the default
+ladder takes minutes, named in the tables (``pimc:worlds=8:bid_worlds=8``).
 
 With ``dd_deals`` (games with double-dummy columns, docs/double-dummy.md) each policy also
 plays that many deals at every seat with the double-dummy columns (``run --records dd``,
@@ -37,6 +46,9 @@ from simcards.experiment.compare import Arm, CompareResult, compare
 from simcards.experiment.sweep import side_seats
 
 
+DEFAULT_COUNT = 1_000  # records per pair (each way round) when no count is given
+
+
 @dataclass
 class LadderResult:
     game: str
@@ -48,7 +60,7 @@ class LadderResult:
     group: str
     minimize: bool
     pairs: pd.DataFrame  # policy, opponent, edge, ci_low, ci_high, p_value, n (both orders of each pair)
-    ranking: pd.DataFrame  # policy, mean_edge, wins (pairs with an edge whose interval excludes 0 above), rank
+    ranking: pd.DataFrame  # rank, policy, copeland (clear wins - clear losses), clear_wins, clear_losses
     comparisons: dict
     seconds: float
     out: Path | None = None
@@ -76,13 +88,13 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
            threads: int | None = None, backend: str = "local", scheduler: str | None = None,
            workers: int | None = None, out=None, force: bool = False, progress: bool = False,
            echo: Callable[[str], None] | None = None, dd_deals: int = 0, **counts: int | None) -> LadderResult:
-    """Play every pair of ``policies`` (default: every built-in but those that search,
-    :attr:`Policy.searching`, which are named to be included) both ways round; see the module doc."""
+    """Play every pair of ``policies`` (default: every built-in, those that search at their
+    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
 
     g = game if isinstance(game, Game) else get_game(game)
-    names = list(policies) if policies else g.policies.quick_names()
+    names = list(policies) if policies else g.policies.ladder_specs()
     names = [g.policies.canonical(p) for p in names]  # one-line errors for bad names or parameters
     if len(set(names)) != len(names):
         raise SimcardsError("--policies: a policy is named twice")
@@ -95,7 +107,7 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
         if u.objective is None:
             raise SimcardsError(f"{g.name} {unit_name}s declare no objective: give --metric (and --group)")
         metric, group = u.objective
-    n = n if n is not None else 2_000
+    n = n if n is not None else DEFAULT_COUNT
     if dd_deals:
         if isinstance(dd_deals, bool) or not isinstance(dd_deals, int) or dd_deals < 0:
             raise SimcardsError(f"--dd-deals must be a positive whole number, got {dd_deals!r}")
@@ -198,14 +210,26 @@ def _pair_table(comparisons, metric: str, group: str, direction: float) -> pd.Da
 
 
 def _ranking(table: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """The Copeland ranking (module doc): clear wins minus clear losses, ties sharing a rank.
+    Within a tie, more clear wins first, then the order the policies were named in."""
     rows = []
     for p in names:
         mine = table[table.policy == p]
-        rows.append({"policy": p, "mean_edge": mine.edge.mean(), "clear_wins": int((mine.ci_low > 0).sum()),
-                     "clear_losses": int((mine.ci_high < 0).sum())})
-    ranking = pd.DataFrame(rows).sort_values(["mean_edge"], ascending=False).reset_index(drop=True)
-    ranking.insert(0, "rank", range(1, len(ranking) + 1))
+        wins, losses = int((mine.ci_low > 0).sum()), int((mine.ci_high < 0).sum())
+        rows.append({"policy": p, "copeland": wins - losses, "clear_wins": wins, "clear_losses": losses})
+    ranking = pd.DataFrame(rows).sort_values(["copeland", "clear_wins"], ascending=False, kind="stable")
+    ranking = ranking.reset_index(drop=True)
+    ranking.insert(0, "rank", [1 + int((ranking.copeland > c).sum()) for c in ranking.copeland])
     return ranking
+
+
+def ordered_pairs(result_pairs: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """One row per pair, the policy with the edge >= 0 first, in ranking order (``order``)."""
+    pairs = result_pairs[(result_pairs.edge > 0)
+                         | ((result_pairs.edge == 0) & (result_pairs.policy < result_pairs.opponent))]
+    rank = {p: i for i, p in enumerate(order)}
+    key = pairs.policy.map(rank) * len(order) + pairs.opponent.map(rank)
+    return pairs.assign(_key=key).sort_values("_key", kind="stable").drop(columns="_key")
 
 
 def _write_meta(out: Path, meta: dict) -> None:
@@ -232,38 +256,55 @@ def save_ladder(result: LadderResult, identity: dict) -> None:
 
 
 def ladder_lines(result: LadderResult) -> list[str]:
-    """The ranking and the pair table as the CLI prints them."""
+    """The pair table (the answer), then the Copeland ranking, as the CLI prints them."""
+    smaller = " (smaller is better)" if result.minimize else ""
+    width = max([28] + [len(p) for p in result.policies])
     lines = [f"{result.game}: {len(result.policies)} policies, every pair on the same {result.count:,} "
              f"{result.unit}s (seed {result.seed}) both ways round; edge = half the difference in "
-             f"{result.metric} [{result.group}] at seat 0's side" + (" (smaller is better)" if result.minimize else ""),
-             f"{'rank':>4}  {'policy':<28} {'mean edge':>10}  clear wins/losses"]
+             f"{result.metric} [{result.group}] at seat 0's side{smaller}, with its paired 95 % interval",
+             f"{'policy':<{width}} {'over':<{width}} {'edge':>9}  95% CI (paired)        p (Holm)"]
+    for r in ordered_pairs(result.pairs, list(result.ranking.policy)).itertuples(index=False):
+        clear = "*" if r.ci_low > 0 or r.ci_high < 0 else " "
+        lines.append(f"{r.policy:<{width}} {r.opponent:<{width}} {r.edge:>+9.4f}{clear} [{r.ci_low:+.4f}, "
+                     f"{r.ci_high:+.4f}]   {r.p_holm:.3g}")
+    lines += ["(* the interval excludes 0: a clear win)", "",
+              "Ranking by the Copeland score: pairs won clearly minus pairs lost clearly",
+              f"{'rank':>4}  {'policy':<{width}} {'score':>5}  clear wins/losses"]
     for r in result.ranking.itertuples(index=False):
-        lines.append(f"{r.rank:>4}  {r.policy:<28} {r.mean_edge:>+10.4f}  {r.clear_wins}/{r.clear_losses}")
-    lines.append("")
-    lines.append(f"{'policy':<28} {'opponent':<28} {'edge':>9}  95% CI (paired)        p (Holm)")
-    for r in result.pairs.itertuples(index=False):
-        if r.edge < 0 or (r.edge == 0 and r.policy > r.opponent):
-            continue
-        lines.append(f"{r.policy:<28} {r.opponent:<28} {r.edge:>+9.4f}  [{r.ci_low:+.4f}, {r.ci_high:+.4f}]   "
-                     f"{r.p_holm:.3g}")
+        lines.append(f"{r.rank:>4}  {r.policy:<{width}} {r.copeland:>+5d}  {r.clear_wins}/{r.clear_losses}")
     if result.dd is not None:
         lines += ["", f"Against double dummy, each policy at every seat over {result.dd_deals:,} deals:"]
         lines += dd_lines(result.dd)
     return lines
 
 
-DD_SHOWN = ("dd_lost_all", "dd_lost_per_card", "dd_bid_error", "dd_bid_within1", "dd_makeable_all", "dd_makeable_set")
+DD_SHOWN = ("dd_points_per_decision", "dd_lost_all", "dd_lost_per_card", "dd_bid_error", "dd_bid_within1",
+            "dd_makeable_all", "dd_makeable_set")
+DD_KINDS = ("lead", "second", "third", "fourth", "early", "late")  # dd_report.DECISION_KINDS
+
+
+def _cell(rows) -> str:
+    if not len(rows):
+        return f"{'-':>22}"
+    r = rows.iloc[0]
+    return f"{r.estimate:>10.4f} ±{(r.ci_high - r.ci_low) / 2:<10.4f}"
 
 
 def dd_lines(table: pd.DataFrame) -> list[str]:
-    """One line per policy: its double-dummy metrics (those the game tallies, ungrouped)."""
-    shown = [m for m in DD_SHOWN if m in set(table.metric)]
+    """One line per policy: its double-dummy metrics (those the game tallies, over all its
+    decisions), then, where the game scores decisions in points, the points per decision by
+    kind of decision (± half the 95 % interval)."""
+    group = table.group.astype(str)
+    overall = table[(group == "all") | ~table.metric.isin(["dd_points_per_decision"])]
+    shown = [m for m in DD_SHOWN if m in set(overall.metric)]
     lines = [f"{'policy':<28} " + " ".join(f"{m:>22}" for m in shown)]
-    for p, rows in table.groupby("policy", sort=False):
-        cells = []
-        for m in shown:
-            r = rows[rows.metric == m]
-            cells.append(f"{r.estimate.iloc[0]:>10.4f} ±{(r.ci_high.iloc[0] - r.ci_low.iloc[0]) / 2:<10.4f}"
-                         if len(r) else f"{'-':>22}")
-        lines.append(f"{p:<28} " + " ".join(cells))
+    for p, rows in overall.groupby("policy", sort=False):
+        lines.append(f"{p:<28} " + " ".join(_cell(rows[rows.metric == m]) for m in shown))
+    kinds = table[(table.metric == "dd_points_per_decision") & group.isin(DD_KINDS)]
+    if len(kinds):
+        lines += ["", "Points a decision cost against the best card double dummy, by kind of decision "
+                      "(early: tricks 1-8, late: 9-13):",
+                  f"{'policy':<28} " + " ".join(f"{k:>22}" for k in DD_KINDS)]
+        for p, rows in kinds.groupby("policy", sort=False):
+            lines.append(f"{p:<28} " + " ".join(_cell(rows[rows.group.astype(str) == k]) for k in DD_KINDS))
     return lines

@@ -165,36 +165,51 @@ def _sweep_markdown(out: Path, meta: dict[str, Any]) -> str:
 
 def _ladder_dd_md(out: Path, meta: dict[str, Any]) -> list[str]:
     dd = pd.read_csv(out / "dd.csv", dtype={"group": str})
+    by_kind = dd[dd.group.astype(str) != "all"]
+    by_kind = by_kind[by_kind.metric == "dd_points_per_decision"]
     dd = dd[dd.group.astype(str) == "all"] if "all" in set(dd.group.astype(str)) else dd
-    shown = pd.DataFrame({"policy": dd.policy, "metric": dd.metric, "estimate": dd.estimate.map("{:.4f}".format),
-                          "95 % interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(dd.ci_low, dd.ci_high)],
-                          "records": dd.records.map("{:,}".format) if "records" in dd else dd.n})
+
+    def shown(frame):
+        return pd.DataFrame({"policy": frame.policy, "metric": frame.metric, "group": frame.group,
+                             "estimate": frame.estimate.map("{:.4f}".format),
+                             "95 % interval": [f"{lo:.4f} to {hi:.4f}" for lo, hi in zip(frame.ci_low, frame.ci_high)],
+                             "n": frame.n.map("{:,}".format)})
+
     deals = (meta.get("ladder") or {}).get("dd_deals")
-    return ["## Against double dummy", "",
-            f"Each policy played {deals:,} deals at every seat; every card was compared with the best card double "
-            "dummy (docs/double-dummy.md). `dd_lost_all`: tricks a team's cards cost it per hand; "
-            "`dd_lost_per_card`: per card played; `dd_bid_error`: the team's bid minus its double-dummy tricks; "
-            "`dd_bid_within1`: bids within one trick of them. Double dummy sees every card, so it overstates "
-            "what any real player can take: read these as distances from a common yardstick.", "",
-            _table(shown), ""]
+    lines = ["## Against double dummy", "",
+             f"Each policy played {deals:,} deals at every seat; every card was compared with the best card double "
+             "dummy (docs/double-dummy.md). `dd_points_per_decision`: the points a decision (a card chosen from "
+             "two or more legal cards) cost its side against the best card in the same deal, scored as the "
+             "contracts score (made or set, both sides; an overtrick neutral, so a ducked overtrick costs "
+             "nothing), the deal the unit of the interval; `dd_lost_all`: tricks a team's cards cost it per hand; "
+             "`dd_lost_per_card`: per card played; `dd_bid_error`: the team's bid minus its double-dummy tricks; "
+             "`dd_bid_within1`: bids within one trick of them. Double dummy sees every card, so it overstates "
+             "what any real player can take: read these as distances from a common yardstick.", "",
+             _table(shown(dd)), ""]
+    if len(by_kind):
+        lines += ["Points per decision by kind (lead, second, third, fourth hand; early: tricks 1-8, late: 9-13):",
+                  "", _table(shown(by_kind)), ""]
+    return lines
 
 
 def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
-    """The ranking, the pair table and the edge matrix of a ladder."""
+    """The pair table (the answer), the Copeland ranking and the edge matrix of a ladder."""
     from simcards.core.game import get_game
+    from simcards.experiment.ladder import _ranking, ordered_pairs
 
     game = get_game(meta["game"])
-    ranking = pd.read_csv(out / "ranking.csv")
-    pairs = pd.read_csv(out / "ladder.csv")
-    pairs = pairs[(pairs.edge > 0) | ((pairs.edge == 0) & (pairs.policy < pairs.opponent))]
+    table = pd.read_csv(out / "ladder.csv")
+    ranking = _ranking(table, list(meta["policies"]))  # from the pairs (a folder of an older ranking too)
+    pairs = ordered_pairs(table, list(ranking.policy))
     better = "smaller" if meta.get("minimize") else "larger"
-    top = ranking.iloc[0]
-    shown_rank = pd.DataFrame({"rank": ranking["rank"], "policy": ranking.policy,
-                               "mean edge": ranking.mean_edge.map("{:+.4f}".format),
-                               "clear wins": ranking.clear_wins, "clear losses": ranking.clear_losses})
-    shown_pairs = pd.DataFrame({"policy": pairs.policy, "over": pairs.opponent, "edge": pairs.edge.map("{:+.4f}".format),
+    clear = (pairs.ci_low > 0) | (pairs.ci_high < 0)
+    shown_pairs = pd.DataFrame({"policy": [f"`{p}`" for p in pairs.policy], "over": [f"`{p}`" for p in pairs.opponent],
+                                "edge": [f"**{e:+.4f}**" if c else f"{e:+.4f}" for e, c in zip(pairs.edge, clear)],
                                 "95 % interval (paired)": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in zip(pairs.ci_low, pairs.ci_high)],
                                 "p (Holm)": pairs.p_holm.map("{:.3g}".format), "records": pairs.n.map("{:,}".format)})
+    shown_rank = pd.DataFrame({"rank": ranking["rank"], "policy": [f"`{p}`" for p in ranking.policy],
+                               "Copeland score": ranking.copeland.map("{:+d}".format),
+                               "clear wins": ranking.clear_wins, "clear losses": ranking.clear_losses})
     command = ["simcards", "ladder", meta["game"], "--policies", ",".join(meta["policies"]), "--unit", meta["unit"],
                "--count", str(meta["count"]), "--seed", str(meta["seed"]), "--metric", meta["metric"],
                "--group", str(meta["group"])] + (["--minimize"] if meta.get("minimize") else [])
@@ -203,16 +218,26 @@ def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
     if (meta.get("ladder") or {}).get("dd_deals"):
         command += ["--dd-deals", str(meta["ladder"]["dd_deals"])]
     command += ["--out", str(out)]
-    lines = [f"# {game.title}: how strong are the bots?", "", "## Answer", "",
-             f"`{top.policy}` ranks first, with a mean edge of {top.mean_edge:+.4f} in `{meta['metric']}` "
-             f"[{meta['group']}] over the other policies ({better} is better).", "",
+    top = ranking[ranking["rank"] == 1]
+    first = " and ".join(f"`{p}`" for p in top.policy)
+    lead = top.iloc[0]
+    answer = (f"{first} {'rank' if len(top) > 1 else 'ranks'} first: {int(lead.clear_wins)} clear wins and "
+              f"{int(lead.clear_losses)} clear losses among the {len(ranking) - 1} other policies "
+              f"(`{meta['metric']}` [{meta['group']}], {better} is better). Each pair's edge with its "
+              "interval is the answer; the ranking only counts them.")
+    lines = [f"# {game.title}: how strong are the bots?", "", "## Answer", "", answer, "",
              f"Every pair of policies played the same {meta['count']:,} {meta['unit']}s (seed {meta['seed']}) twice: "
              "once with the first policy at seat 0's side against a field of the second, once the other way round. "
              "The edge is half the difference of the two: deal luck and seat advantage cancel, and the interval is "
              "paired (batch means; the batch of records is the unit). In a two-sided game whose metric is side 0's "
-             "win rate, the edge is the policy's win rate over both seatings minus one half. Read many pairs with "
-             "the Holm-adjusted p-values.", "",
-             "## Ranking", "", _table(shown_rank), "", "## Every pair", "", _table(shown_pairs), "",
+             "win rate, the edge is the policy's win rate over both seatings minus one half. Bold: the interval "
+             "excludes zero (a clear win). Read many pairs with the Holm-adjusted p-values.", "",
+             "## Every pair", "", _table(shown_pairs), "",
+             "## Ranking", "",
+             "By the Copeland score: the pairs a policy wins clearly minus those it loses clearly (clear: the "
+             "pair's 95 % interval excludes zero). Each opponent counts once, however weak; a mean of the edges "
+             "would let the wins over `random` decide. Ties share a rank.", "",
+             _table(shown_rank), "",
              "![ladder](figures/ladder.png)", "",
              *(_ladder_dd_md(out, meta) if (out / "dd.csv").exists() else []),
              "## Reproduce", "", "```console", "$ " + " ".join(shlex.quote(c) for c in command),

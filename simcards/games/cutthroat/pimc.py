@@ -515,7 +515,8 @@ def pimc_redeal(view, masks, rng):
     return expert_redeal(_expert_view(view), masks, rng)
 
 
-PIMC = Policy("pimc", searching=True, blind=pimc_blind, bid=pimc_bid, play=pimc_play, redeal=pimc_redeal, params=PIMC_PARAMS,
+PIMC = Policy("pimc", searching=True, ladder="worlds=8:bid_worlds=8", blind=pimc_blind, bid=pimc_bid, play=pimc_play,
+              redeal=pimc_redeal, params=PIMC_PARAMS,
               help="perfect-information Monte Carlo (paranoid): late cards solved double dummy over sampled "
                    "deals; bids chosen by playing each candidate out with expert's cards over sampled deals")
 

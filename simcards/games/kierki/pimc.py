@@ -114,5 +114,5 @@ def pimc_play(info, masks, rng):
     return card
 
 
-PIMC = Policy("pimc", searching=True, base=EXPERT, play=pimc_play, params=PIMC_PARAMS,
+PIMC = Policy("pimc", searching=True, ladder="worlds=8", base=EXPERT, play=pimc_play, params=PIMC_PARAMS,
               help="trump deals: perfect-information Monte Carlo (paranoid) for the late cards; otherwise expert")

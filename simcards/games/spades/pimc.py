@@ -425,7 +425,8 @@ def pimc_blind(view, rng):
     return expert_blind(_expert_view(view), rng)
 
 
-PIMC = Policy("pimc", searching=True, blind=pimc_blind, bid=pimc_bid, exchange=expert_exchange, play=pimc_play,
+PIMC = Policy("pimc", searching=True, ladder="worlds=8:bid_worlds=8", blind=pimc_blind, bid=pimc_bid,
+              exchange=expert_exchange, play=pimc_play,
               misdeal=expert_misdeal, params=PIMC_PARAMS,
               help="perfect-information Monte Carlo: late cards solved double dummy over sampled deals "
                    "shaped by the bids; expert's bidding")
