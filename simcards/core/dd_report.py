@@ -114,11 +114,13 @@ def _cards_from(deal: dict, rules, from_trick: int) -> int:
     return max(len(deal["cards"]) - before, 0)
 
 
-def deal_record(deal: dict, rules, masks, sides: Sides, solver: dd.Table | None = None) -> tuple[list[int], list[int]]:
+def deal_record(deal: dict, rules, masks, sides: Sides, solver: dd.Table | None = None,
+                steps: list[dict] | None = None) -> tuple[list[int], list[int]]:
     """(tricks of each side double dummy from the actual opening lead, tricks each seat's cards
-    cost its side) of a played deal: the numbers of ``run --records dd``."""
+    cost its side) of a played deal: the numbers of ``run --records dd``. ``steps``: the
+    deal's :func:`costs`, when the caller has them already."""
     solver = solver or dd.Table()
-    steps = costs(deal, rules, masks, sides, solver=solver)
+    steps = steps if steps is not None else costs(deal, rules, masks, sides, solver=solver)
     lead = sides.side_of(deal["leader"])
     tricks = [0] * len(sides.members)
     tricks[lead] = steps[0]["best"]
@@ -133,6 +135,43 @@ def deal_record(deal: dict, rules, masks, sides: Sides, solver: dd.Table | None 
     for step in steps:
         lost[step["seat"]] += step["cost"]
     return tricks, lost
+
+
+DECISION_KINDS = ("lead", "second", "third", "fourth", "early", "late")  # early: tricks 1-8
+LATE_FROM = 8  # 0-based trick from which a decision is "late" (the last five of 13)
+
+
+def decisions(deal: dict, steps: list[dict], rules, masks):
+    """The cards of ``steps`` (:func:`costs` of the whole play) chosen from two or more legal
+    cards, each as ``(step, position in the trick (0 lead .. 3 fourth hand), tricks each
+    seat had taken before it, cards in the hand of the seat to play before it plays)``."""
+    n = int(rules[dd.R_SEATS])
+    R = np.asarray(rules, np.int64)
+    suit_masks = np.asarray(masks, np.uint64)
+    hands = [int(h) for h in deal["hands"]]
+    taken = [0] * n
+    tc = np.zeros(8, np.int64)
+    trump = dd.trump_of(rules)
+    broken = False
+    k = 0  # cards of the trick in progress
+    if steps and steps[0]["trick"] != 0:
+        raise ValueError("decisions() reads the play from the first trick (costs with first_trick=0)")
+    out = []
+    for step in steps:
+        seat, c, t = step["seat"], step["card"], step["trick"]
+        legal = int(dd.legal_mask(R, np.uint64(hands[seat]), suit_masks, np.int64(k), tc, np.int64(broken),
+                                  np.int64(t == 0)))
+        if bin(legal).count("1") >= 2:
+            out.append((step, k, list(taken), bin(hands[seat]).count("1")))
+        hands[seat] &= ~(1 << c)
+        broken = broken or (trump >= 0 and int(masks[trump]) >> c & 1 == 1)
+        tc[k] = c
+        k += 1
+        players = n - 1 if (t == 0 and int(rules[dd.R_SITOUT_T1]) >= 0) else n
+        if k == players:
+            taken[deal["winners"][t]] += 1
+            k = 0
+    return out
 
 
 def seat_columns(width: int, lone: str = "alone against all the others (paranoid bound)") -> tuple:

@@ -19,7 +19,9 @@ def test_spades_records_are_the_costs_and_the_table():
         assert list(out[i, :2]) == [ns, ew] and ns + ew == 13
         costs = dd_report.costs(deal, row, masks, sdd.SIDES)
         per_seat = [sum(c["cost"] for c in costs if c["seat"] == s) for s in range(4)]
-        assert list(out[i, 4:]) == per_seat and list(out[i, 2:4]) == [per_seat[0] + per_seat[2],
+        pts, dec, nil = sdd.points_lost(deal, costs, row, masks)
+        assert list(out[i, 8:]) == pts + dec + [nil]
+        assert list(out[i, 4:8]) == per_seat and list(out[i, 2:4]) == [per_seat[0] + per_seat[2],
                                                                       per_seat[1] + per_seat[3]]
         # zero-sum: the other side's cards only raise a team's value, so it wins exactly its
         # double-dummy tricks, less its own losses, plus the other side's

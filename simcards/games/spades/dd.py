@@ -132,7 +132,53 @@ COLUMNS = (
                               "(hands at the start of play).") for t in range(2)),
     *(Column(f"dd_lost{t}", f"Tricks the cards of team {t} cost it against double-dummy play.") for t in range(2)),
     *(Column(f"dd_lost_seat{s}", f"Tricks the cards of seat {s} cost its team.") for s in range(4)),
+    *(Column(f"dd_pts_{k}", f"Points (x10) the {k} decisions of the deal cost their team against the best card "
+                            "double dummy (points_lost)") for k in dd_report.DECISION_KINDS),
+    *(Column(f"dd_dec_{k}", f"{k.capitalize()} decisions scored (two or more legal cards, no Nil in play for "
+                            "the seat's team)") for k in dd_report.DECISION_KINDS),
+    Column("dd_dec_nil", "Decisions left unscored: the seat's team plays for a Nil (a Nil bidder without a trick)."),
 )
+
+
+def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int], list[int], int]:
+    """Points (x10) the decisions of a played deal cost their team, by kind
+    (:data:`dd_report.DECISION_KINDS`), the decisions scored of each kind, and the decisions
+    left unscored (a Nil in play for the seat's team).
+
+    A decision's cost is ``U(best) - U(after)``: ``best`` the team's remaining tricks (the
+    trick in progress included) with the best card, ``after`` with the card played (both
+    double dummy, :func:`dd_report.costs`), ``U`` the points of ``pimc``'s scoring of a world
+    (``pimc._utility`` with ``bag_cost=1``: both teams' number contracts, made 10 a bid
+    trick, set minus that, an overtrick worth its point less one for its bag, ours minus
+    theirs). ``U`` never falls as our tricks rise, so the best card's points are ``U(best)``:
+    a card that gives up a trick costs nothing unless that trick made or set a contract, and
+    a ducked overtrick costs nothing. The solver maximises tricks, so it cannot value keeping
+    a Nil bidder off tricks: decisions of a team that plays for a Nil are counted apart.
+    """
+    from simcards.games.spades import pimc
+    from simcards.games.spades.policies import V_BID, V_SEAT, V_TRICKS, VIEW_LEN
+
+    r = deal["record"]
+    pts = [0] * len(dd_report.DECISION_KINDS)
+    dec = [0] * len(dd_report.DECISION_KINDS)
+    nil = 0
+    view = np.zeros(VIEW_LEN, np.int64)
+    for s in range(4):
+        view[V_BID + s] = r[f"bid{s}"] if not r[f"blind{s}"] else 0
+    for step, pos, taken, left in dd_report.decisions(deal, steps, rules, masks):
+        view[V_SEAT] = step["seat"]
+        for s in range(4):
+            view[V_TRICKS + s] = taken[s]
+        if pimc._nil_seat(view) >= 0:
+            nil += 1
+            continue
+        u = np.zeros(left + 1, np.int64)
+        pimc._utility(view, np.int64(left), np.int64(-1), 1.0, u)
+        cost = int(u[step["best"]] - u[step["after"]])
+        for kind in (pos, 4 if step["trick"] < dd_report.LATE_FROM else 5):
+            pts[kind] += cost
+            dec[kind] += 1
+    return pts, dec, nil
 
 
 def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
@@ -141,8 +187,11 @@ def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.nd
     solver = dd.Table()
     for i in range(count):
         deal = played_deal(variant, table, seed, start + i)
-        tricks, lost = dd_report.deal_record(deal, *solver_rules(variant, deal["hands"]), SIDES, solver)
-        out[i] = tricks + [lost[0] + lost[2], lost[1] + lost[3]] + lost
+        rules_row, masks = solver_rules(variant, deal["hands"])
+        steps = dd_report.costs(deal, rules_row, masks, SIDES, solver=solver)
+        tricks, lost = dd_report.deal_record(deal, rules_row, masks, SIDES, solver, steps=steps)
+        pts, dec, nil = points_lost(deal, steps, rules_row, masks)
+        out[i] = tricks + [lost[0] + lost[2], lost[1] + lost[3]] + lost + pts + dec + [nil]
     return out
 
 
@@ -171,6 +220,16 @@ def dd_tally(unit, df, variant):
     error = contract - per_team("dd_tricks")
     rows.add("dd_bid_error", "mean", error, where=has, record=teams)
     rows.add("dd_bid_within1", "rate", np.abs(error) <= 1, where=has, record=teams)
+    # points a decision cost against the best card (points_lost), per decision, the deal the unit
+    kinds = dd_report.DECISION_KINDS
+    if "dd_pts_lead" in df:
+        pts = np.stack([df[f"dd_pts_{k}"].to_numpy() for k in kinds]) / 10.0
+        dec = np.stack([df[f"dd_dec_{k}"].to_numpy() for k in kinds])
+        rows.add_ratio("dd_points_per_decision", "mean", pts[:4].sum(axis=0), dec[:4].sum(axis=0))
+        rows.add_ratio("dd_points_per_decision", "mean", pts.ravel(), dec.ravel(),
+                       by=np.repeat(np.arange(len(kinds)), n), labels=kinds)
+        rows.add_ratio("dd_points_unscored_nil", "rate", df["dd_dec_nil"].to_numpy(),
+                       dec[:4].sum(axis=0) + df["dd_dec_nil"].to_numpy())
     return rows.frame()
 
 
