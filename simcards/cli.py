@@ -793,7 +793,8 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 @click.option("--group", help="Group of the metric, when it has several.")
 @click.option("--minimize", is_flag=True, help="Smaller is better.")
 @click.option("--dd-deals", type=int, default=0, help="Also play N deals per policy at every seat against double "
-              "dummy: trick loss per card and bid accuracy (Spades; docs/double-dummy.md).")
+              "dummy: trick loss per card, bid accuracy and (Spades) the points a decision cost, by kind of "
+              "decision (docs/double-dummy.md).")
 @study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/ladder-<game>-<unit>-<count>-<seed>).")
 def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals, preset, settings, threads, out,
