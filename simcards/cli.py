@@ -768,7 +768,7 @@ def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halvi
 
 EPILOG_LADDER = """\b
 Examples:
-  simcards ladder spades
+  simcards ladder spades --games 1000
   simcards ladder kierki --policies basic,expert --games 1000
   simcards ladder spades --policies basic,expert,expert:nil_estimate=2 --unit deal --deals 20000
 
