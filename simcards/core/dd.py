@@ -722,6 +722,30 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
 
 
 @nb.njit(cache=True, _nrt=False)
+def _unbeaten(x, H, R, suit_masks, led, seat, later, side, mine, t1):
+    """No opponent among the ``later`` players after ``seat`` can beat card ``x`` in this trick
+    (led suit ``led``): one who follows suit holds no higher card of it, one who is void holds
+    no trump that would win (every void opponent is assumed free to trump)."""
+    trump = R[R_TRUMP]
+    sx = _suit(x, suit_masks)
+    above = ~((bit(x) << _ONE) - _ONE)
+    q = seat
+    for _ in range(later):
+        q = _next_seat(R, q, t1)
+        if ((side >> q) & 1) == mine:
+            continue
+        same = H[q] & suit_masks[led]
+        if same:
+            if sx == led and same & above:
+                return False
+        elif trump >= 0:
+            tq = H[q] & suit_masks[trump]
+            if tq and (sx != trump or tq & above):
+                return False
+    return True
+
+
+@nb.njit(cache=True, _nrt=False)
 def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
     ``skipped[d]``: the cards left out as equivalent to a tried one."""
@@ -797,6 +821,25 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
                     sc -= 120
                 elif ruff_us:
                     sc += 60
+            elif pairs and R[R_FEATURES] & F_WEIGHTS and not last:
+                # second or third hand (DDS's WeightAlloc*Notvoid1/2): win with the cheapest card
+                # that no later opponent can beat, else play low
+                beats = _beats(c, win_card, trump, suit_masks)
+                led = _suit(tc[0], suit_masks)
+                later = players - npl - 1
+                if partner_wins:
+                    if beats:
+                        sc = 20 - rank
+                    elif s == led and not _unbeaten(win_card, H, R, suit_masks, led, seat, later, side, mine, t1):
+                        sc = 100 - rank
+                    else:
+                        sc = 100 - rank - (40 if s == trump else 0)
+                elif beats and _unbeaten(c, H, R, suit_masks, led, seat, later, side, mine, t1):
+                    sc = 200 - rank - (40 if s == trump and led != trump else 0)
+                elif beats:
+                    sc = 70 - rank - (40 if s == trump and led != trump else 0)
+                else:
+                    sc = 60 - rank - (40 if s == trump else 0)
             else:
                 beats = _beats(c, win_card, trump, suit_masks)
                 if partner_wins:
