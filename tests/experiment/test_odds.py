@@ -122,7 +122,7 @@ def test_bid_json_and_output_file(tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text())
     assert doc["game"] == "spades" and doc["command"] == "bid" and doc["deals"] == 1000
-    assert doc["policies"].startswith("policies: expert") and doc["rows"]
+    assert doc["policies"].startswith("policies: fitted") and doc["rows"]
     assert all(0 <= row["P(makes)"] <= 1 for row in doc["rows"])
     assert f"table (json) -> {out}" in result.stdout
     csv_out = tmp_path / "bid.csv"

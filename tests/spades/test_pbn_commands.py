@@ -52,7 +52,7 @@ def test_replay_format_pbn_is_the_played_deal_and_endplay_reads_it_unchanged():
     assert board.board_num == 123
     game, = pbn.read(r.stdout)
     assert game.hands == deal["hands"] and game.dealer == deal["dealer"]
-    assert game.tags["Event"] == "simcards spades, seed 7" and game.tags["North"] == "expert"
+    assert game.tags["Event"] == "simcards spades, seed 7" and game.tags["North"] == GAME.default_policy  # fitted
 
 
 def test_run_pbn_writes_every_deal_of_the_run(tmp_path):

@@ -243,14 +243,14 @@ def test_cli_prints_the_bag_counters_and_the_policies(tmp_path):
     res = CliRunner().invoke(main, base + ["--scores", "312:420"])
     assert res.exit_code == 0, res.output
     assert "bag counters used: NS 2, EW 0 (the scores' last digits)" in res.output
-    assert "policies: expert at every seat" in res.output
+    assert "policies: fitted at every seat" in res.output
     res = CliRunner().invoke(main, base + ["--scores", "288:420", "--set", "bag_overflow=reset"])
     assert res.exit_code == 2 and "--bags" in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(main, base + ["--scores", "288:420", "--bags", "0:3", "--set", "bag_overflow=reset",
                                            "--seat-policy", "2=basic"])
     assert res.exit_code == 0, res.output
     assert "bag counters used: NS 0, EW 3 (given)" in res.output
-    assert "policies: expert at every seat but seat 2 basic" in res.output
+    assert "policies: fitted at every seat but seat 2 basic" in res.output
     res = CliRunner().invoke(main, base + ["--bags", "0:3"])
     assert res.exit_code == 2 and "--scores" in res.output
 

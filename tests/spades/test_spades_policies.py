@@ -102,17 +102,18 @@ def test_basic_plays_a_nil_as_a_nil():
 # ---------------------------------------------------------------- the default and the policies line
 
 
-def test_run_and_compare_default_to_expert_and_say_so(tmp_path):
-    """Issue 14: every run defaults to the strongest built-in (expert) and names the policies."""
+def test_run_and_compare_default_to_fitted_and_say_so(tmp_path):
+    """Issues 14 and 34: every run defaults to the strongest built-in at kernel speed (fitted) and
+    names the policies."""
     from click.testing import CliRunner
 
     from simcards.cli import main
 
-    assert GAME.default_policy == "expert"
+    assert GAME.default_policy == "fitted"
     res = CliRunner().invoke(main, ["run", "spades", "--deals", "200", "--seat-policy", "1=basic", "--quiet",
                                     "--threads", "1", "--out", str(tmp_path / "run")])
     assert res.exit_code == 0, res.output
-    assert "policies: expert at every seat but seat 1 basic" in res.output
+    assert "policies: fitted at every seat but seat 1 basic" in res.output
     res = CliRunner().invoke(main, ["compare", "spades", "--arm", "name=a", "--arm", "bag_limit=5,name=b", "--deals",
                                     "200", "--policy", "basic", "--threads", "1", "--out", str(tmp_path / "cmp")])
     assert res.exit_code == 0, res.output
