@@ -1,10 +1,17 @@
 #!/usr/bin/env python
-"""Fit the Spades ``fitted`` policy's bid model to pimc's simulated bids (simcards/games/spades/bid_model.py).
+"""Fit a ``fitted`` policy's bid model to pimc's simulated bids (simcards/games/<game>/bid_model.py).
 
-    python scripts/fit_bid_model.py                               # 400,000 situations, seed 1 (6 min)
+    python scripts/fit_bid_model.py                               # Spades: 400,000 situations, seed 1 (6 min)
     python scripts/fit_bid_model.py --situations 2000 --out /tmp/m.py   # a quick look
     python scripts/fit_bid_model.py --linear                      # the committed model (and a ridge fit's figures)
     python scripts/fit_bid_model.py --labels /tmp/labels.npz     # keep (or reuse) the labelled situations
+    python scripts/fit_bid_model.py --game cutthroat --linear    # Cutthroat's (its module doc: the command)
+
+The fitting, the held-out report and the weights module are the same for every game; a game
+supplies its labeller (below: Spades, then Cutthroat), its label columns (the candidate bids
+of a situation, one of them the *centre*: expert's count) and its bid_model's features.
+
+Spades.
 
 Situation ``i`` of ``--seed`` is drawn from its own random stream (``stream_start(seed, i, 0)``):
 a deal, a dealer and the deciding seat's place in the bidding, the scores and bag counters
@@ -22,6 +29,15 @@ each slot (Nil, c-2, c-1, c+1, c+2) the slot's value minus c's from ``bid_model.
 points per bid it leaves to pimc's choice (regret), beside expert's bid. The weights are
 written as a Python module (``--out``), the data the policy compiles in. The same arguments
 give the same file (single-threaded numba, numpy's solve).
+
+Cutthroat (``--game cutthroat``): situation ``i`` is a deal of the default 3-player form (or,
+in the same proportions as the seed draws them, the 4- and 5-player forms: ``--forms``), a
+dealer and the deciding seat's place, each seat's score and bag counter (a quarter at 0, the
+rest after 1..12 hands), the earlier seats' bids by ``expert`` (its ``margin`` drawn from
+0.4..1.0 for each; no blind bids); the candidates are Nil, 1F, 2F, SM and expert's count ``c``
+with the ordinary bids within 2 of it, each legal one valued with Cutthroat pimc's machinery
+(``pimc._bid_worlds``, ``pimc.bid_value``: the seat's points minus the mean of the others',
+times n - 1); the model's slots are Nil, 1F, 2F, SM, c-2, c-1, c+1, c+2.
 """
 from __future__ import annotations
 
@@ -39,6 +55,13 @@ import numpy as np  # noqa: E402
 
 from simcards.core.cards import bit  # noqa: E402
 from simcards.core.rng import below, shuffle, stream_start, uniform  # noqa: E402
+from simcards.games.cutthroat import bid_model as ct_model, pimc as ct_pimc  # noqa: E402
+from simcards.games.cutthroat import layout as CL  # noqa: E402
+from simcards.games.cutthroat.policies import EXPERT_PARAMS as CT_EXPERT_PARAMS, P_MARGIN  # noqa: E402
+from simcards.games.cutthroat.policies import expert_bid as ct_expert_bid  # noqa: E402
+from simcards.games.cutthroat.rules import bid_count, bid_options, deal_hands  # noqa: E402
+from simcards.games.cutthroat.rules import prepared as ct_prepared  # noqa: E402
+from simcards.games.cutthroat.variant import CutthroatVariant  # noqa: E402
 from simcards.games.spades import bid_model, pimc  # noqa: E402
 from simcards.games.spades.kernel import prepared  # noqa: E402
 from simcards.games.spades.policies import (  # noqa: E402
@@ -47,14 +70,16 @@ from simcards.games.spades.policies import (  # noqa: E402
 from simcards.games.spades.rules import _reset_view, legal_bids  # noqa: E402
 from simcards.games.spades.variant import SpadesVariant  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "simcards", "games", "spades", "bid_model_data.py")
-SLOTS = 6  # label columns: Nil, c-2, c-1, c, c+1, c+2
+OUT = os.path.join(os.path.dirname(__file__), "..", "simcards", "games", "{game}", "bid_model_data.py")
+SLOTS = 6  # Spades' label columns: Nil, c-2, c-1, c, c+1, c+2
+CT_SLOTS = 9  # Cutthroat's label columns: Nil, 1F, 2F, SM, c-2, c-1, c, c+1, c+2
 RIDGE = 1.0  # ridge penalty of the linear fit (--linear, for comparison) on standardized features
 HIDDEN, EPOCHS, BATCH, RATE, DECAY = 64, 20, 256, 1e-3, 1e-5  # the network and its training
 Y_SCALE = 100.0  # targets are trained in units of 10 points
-N_OUT = 5
 _EXPERT = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _PIMC = np.array([p.fixed(p.default) for p in pimc.PIMC_PARAMS], np.int64)
+_CT_EXPERT = np.array([p.fixed(p.default) for p in CT_EXPERT_PARAMS], np.int64)
+_CT_PIMC = np.array([p.fixed(p.default) for p in ct_pimc.PIMC_PARAMS], np.int64)
 
 
 @nb.njit
@@ -164,25 +189,191 @@ def generate(seed: int, n: int, worlds: int, chunk: int = 2000, quiet: bool = Fa
 
 
 def slot_bids(X):
-    """The bid of each label column per situation (Nil, c-2 .. c+2)."""
+    """Spades: the bid of each label column per situation (Nil, c-2 .. c+2)."""
     c = X[:, 4].astype(np.int64)
     return np.stack([np.zeros_like(c)] + [c + d for d in (-2, -1, 0, 1, 2)], axis=1)
 
 
-def targets(V):
-    """Per situation and model slot (Nil, c-2, c-1, c+1, c+2): the slot's value minus the
-    centre's, and whether both are candidates."""
-    Y = np.stack([V[:, col] - V[:, 3] for col in (0, 1, 2, 4, 5)], axis=1)
+# ---------------------------------------------------------------- Cutthroat's situations
+
+
+@nb.njit
+def ct_label(params, form, seed, start, count, n_worlds, X, V, E):
+    """Cutthroat situations ``start .. start+count-1`` of one form (``form``: the kernel's
+    [N, T, deck, dealer sits out]): features ``X[i]``, candidate values ``V[i]`` (mean pimc
+    value x10 per world; NaN where the column is no legal candidate), expert's bid ``E[i]``."""
+    p = params[0]
+    n = form[0]
+    t = form[1]
+    deck = np.uint64(form[2])
+    view = np.zeros(CL.VIEW_SIZE, np.int64)
+    masks = np.zeros(CL.MASKS_SIZE, np.uint64)
+    hands = np.zeros(n, np.uint64)
+    cards = np.zeros(64, np.int64)
+    scores = np.zeros(CL.MAX_SEATS, np.int64)
+    b6used = np.zeros(CL.MAX_SEATS, np.int64)
+    rng = np.zeros(1, np.uint64)
+    worlds = np.zeros((n_worlds, n), np.uint64)
+    tricks = np.zeros(n, np.int64)
+    jacks = np.zeros(n, np.uint64)
+    play_hands = np.zeros(n, np.uint64)
+    cand = np.zeros(CT_SLOTS, np.int64)
+    for i in range(count):
+        rng[0] = stream_start(np.uint64(seed), np.uint64(start + i), np.uint64(0))
+        dealer = below(rng, n)
+        deal_hands(deck, n, dealer, -1, np.uint64(0), cards, hands, rng)
+        place = below(rng, n)
+        seat = (dealer + 1 + place) % n
+        played = 0 if below(rng, 4) == 0 else 1 + below(rng, 12)
+        for s in range(CL.MAX_SEATS):  # the kernel's view at the start of a hand (rules.play_hand)
+            inside = s < n
+            g = below(rng, 10) if (played and inside) else 0
+            sc = 0
+            if played and inside:
+                sc = 10 * int(played * (2.0 + 5.0 * uniform(rng)))
+                if below(rng, 8) == 0:
+                    sc -= 100 + 10 * below(rng, 10)
+                sc = min(max(sc, -200), p.target_score - 20) + g
+            scores[s] = sc
+            view[CL.V_SCORE + s] = sc
+            view[CL.V_BAGS + s] = g
+            view[CL.V_B6USED + s] = 0
+            view[CL.V_TOKENS + s] = 0
+            view[CL.V_BID + s] = -1
+            view[CL.V_TRICKS + s] = 0
+            view[CL.V_JACKS + s] = 0
+            view[CL.V_TRICK_CARD + s] = -1
+            view[CL.V_TRICK_SEAT + s] = -1
+            masks[CL.M_VOID + s] = np.uint64(0)
+        view[CL.V_N] = n
+        view[CL.V_DEALER] = dealer
+        view[CL.V_T] = t
+        view[CL.V_HAND_NO] = played
+        view[CL.V_MAX_BID] = p.max_ordinary_bid
+        view[CL.V_SM_MIN] = p.shoot_moon_min_tricks
+        view[CL.V_B6_TRICKS] = p.blind_six_tricks
+        view[CL.V_TARGET] = p.target_score
+        view[CL.V_BAG_LIMIT] = p.bag_limit
+        view[CL.V_BAG_MODE] = p.bag_mode
+        view[CL.V_TRICK] = 0
+        view[CL.V_NPLAYED] = 0
+        view[CL.V_LEADER] = -1
+        view[CL.V_BROKEN] = 0
+        view[CL.V_SITOUT] = -1
+        view[CL.V_WIN_SEAT] = -1
+        view[CL.V_WIN_CARD] = -1
+        view[CL.V_LED_SUIT] = -1
+        view[CL.V_PHASE] = CL.PHASE_BID
+        masks[CL.M_PLAYED] = np.uint64(0)
+        masks[CL.M_DECK] = deck
+        masks[CL.M_TRICK] = np.uint64(0)
+        masks[CL.M_PRIZE] = np.uint64(p.prize_jacks)
+        bid_sum = 0
+        for k in range(place):  # the earlier seats look and bid as expert, each with its own margin
+            s = (dealer + 1 + k) % n
+            _, opened = bid_options(p, n, t, s, s == dealer, bid_sum, scores, b6used, True)
+            view[CL.V_SEAT] = s
+            masks[CL.M_HAND] = hands[s]
+            masks[CL.M_LEGAL] = opened
+            for q in range(_CT_EXPERT.shape[0]):
+                view[CL.V_PARAMS + q] = _CT_EXPERT[q]
+            view[CL.V_PARAMS + P_MARGIN] = int(round((0.4 + 0.6 * uniform(rng)) * 1_000_000))
+            code = ct_expert_bid(view, masks, rng)
+            view[CL.V_BID + s] = code
+            bid_sum += bid_count(p, code)
+        _, legal = bid_options(p, n, t, seat, seat == dealer, bid_sum, scores, b6used, True)
+        view[CL.V_SEAT] = seat
+        masks[CL.M_HAND] = hands[seat]
+        masks[CL.M_LEGAL] = legal
+        for q in range(_CT_PIMC.shape[0]):
+            view[CL.V_PARAMS + q] = _CT_PIMC[q]
+        ct_model.bid_features(view, masks, X[i])
+        base = ct_pimc._expert_view(view)
+        E[i] = ct_expert_bid(base, masks, rng)
+        c = ct_model.centre_bid(view, masks)
+        for k in range(CT_SLOTS):
+            b = (CL.NIL, CL.B_1F, CL.B_2F, CL.B_SM)[k] if k < 4 else c - 6 + k
+            ok = b >= 0 and (k < 4 or 1 <= b <= view[CL.V_MAX_BID]) and (legal & bit(b))
+            cand[k] = b if ok else -1
+        got = ct_pimc._bid_worlds(base, masks, legal, rng, n_worlds, worlds)
+        pb = base.copy()
+        rv = base.copy()
+        pm = masks.copy()
+        rm = masks.copy()
+        for k in range(CT_SLOTS):
+            V[i, k] = 0.0
+        for w in range(got):
+            for k in range(CT_SLOTS):
+                if cand[k] >= 0:
+                    V[i, k] += ct_pimc.bid_value(base, masks, cand[k], worlds[w], legal, pb, pm, rv, rm, play_hands,
+                                                 rng, tricks, jacks)
+        for k in range(CT_SLOTS):
+            V[i, k] = V[i, k] / got if (cand[k] >= 0 and got > 0) else np.nan
+
+
+CT_FORMS = ((3, 0, 6), (4, 0, 2), (5, 0, 1), (5, 2, 1))  # (players, jokers, share): the default form most
+
+
+def ct_generate(seed: int, n: int, worlds: int, chunk: int = 2000, quiet: bool = False):
+    """Cutthroat's labelled situations: the forms of :data:`CT_FORMS` in turn, chunk by chunk
+    in proportion to their shares (situation ``i`` is the same whatever ``n``)."""
+    X = np.zeros((n, ct_model.N_FEATURES))
+    V = np.zeros((n, CT_SLOTS))
+    E = np.zeros(n, np.int64)
+    tabs = [ct_prepared(CutthroatVariant(num_players=k, jokers=j)) for k, j, _ in CT_FORMS]
+    cycle = [f for f, (_, _, share) in enumerate(CT_FORMS) for _ in range(share)]
+    t0 = time.perf_counter()
+    for a in range(0, n, chunk):
+        b = min(a + chunk, n)
+        tab = tabs[cycle[(a // chunk) % len(cycle)]]
+        ct_label(tab.params, tab.form, seed, a, b - a, worlds, X[a:b], V[a:b], E[a:b])
+        if not quiet:
+            print(f"  {b:,} situations, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return X, V, E
+
+
+def ct_slot_bids(X):
+    """Cutthroat: the bid code of each label column per situation (Nil, 1F, 2F, SM, c-2 .. c+2)."""
+    c = X[:, 4].astype(np.int64)
+    fixed = [np.full_like(c, code) for code in (CL.NIL, CL.B_1F, CL.B_2F, CL.B_SM)]
+    return np.stack(fixed + [c + d for d in (-2, -1, 0, 1, 2)], axis=1)
+
+
+class Game:
+    """What a game gives the shared fitting: its bid model, labeller and label columns."""
+
+    def __init__(self, name, title, model, generate, slot_bids, columns, centre, per_point):
+        self.name, self.title, self.model, self.generate, self.slot_bids = name, title, model, generate, slot_bids
+        self.per_point = per_point  # label units per point (Spades' pimc values are x10 points)
+        self.columns = columns  # label columns
+        self.centre = centre  # the column of expert's count: the model predicts the others minus it
+        self.cols = tuple(k for k in range(columns) if k != centre)  # the model's slots, in order
+
+
+GAMES = {
+    "spades": Game("spades", "Spades", bid_model, generate, slot_bids, SLOTS, 3, 10),
+    "cutthroat": Game("cutthroat", "Cutthroat", ct_model, ct_generate, ct_slot_bids, CT_SLOTS, 6, 1),
+}
+
+
+# ---------------------------------------------------------------- the fit, shared
+
+
+def targets(V, game=GAMES["spades"]):
+    """Per situation and model slot: the slot's value minus the centre's, and whether both are
+    candidates."""
+    Y = np.stack([V[:, col] - V[:, game.centre] for col in game.cols], axis=1)
     mask = np.isfinite(Y)
     return np.where(mask, Y, 0.0), mask
 
 
-def fit(X, V, hidden=HIDDEN, epochs=EPOCHS, seed=0):
-    """A one-hidden-layer network (ReLU, ``hidden`` units) of the five slot values minus the
+def fit(X, V, hidden=HIDDEN, epochs=EPOCHS, seed=0, game=GAMES["spades"]):
+    """A one-hidden-layer network (ReLU, ``hidden`` units) of the slot values minus the
     centre's, trained by Adam on the squared error of the candidate slots (numpy only, batches
     of 256 in an order drawn from ``seed``). Returns (W1, B1, W2, B2) on the raw features
     (the standardization folded into the first layer)."""
-    Y, mask = targets(V)
+    Y, mask = targets(V, game)
+    n_out = Y.shape[1]
     Y = Y / Y_SCALE
     mu = X.mean(axis=0)
     sd = X.std(axis=0)
@@ -192,7 +383,7 @@ def fit(X, V, hidden=HIDDEN, epochs=EPOCHS, seed=0):
     rng = np.random.default_rng(seed)
     f = X.shape[1]
     params = [rng.normal(0.0, 1.0 / np.sqrt(f), (f, hidden)), np.zeros(hidden),
-              rng.normal(0.0, 1.0 / np.sqrt(hidden), (hidden, N_OUT)), np.zeros(N_OUT)]
+              rng.normal(0.0, 1.0 / np.sqrt(hidden), (hidden, n_out)), np.zeros(n_out)]
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
     step = 0
@@ -217,21 +408,18 @@ def fit(X, V, hidden=HIDDEN, epochs=EPOCHS, seed=0):
 
 
 def predict(X, model):
-    """The five slot predictions (x10 points relative to the centre) of ``model`` for rows ``X``:
-    what bid_model.fitted_choice computes in the kernel."""
+    """The slot predictions (x10 points relative to the centre) of ``model`` for rows ``X``:
+    what the bid models' ``fitted_choice`` computes in the kernel (core/slotnet.py)."""
     W1, B1, W2, B2 = model
     return np.maximum(X @ W1 + B1, 0.0) @ W2 + B2
 
 
-def fit_linear(X, V, ridge=RIDGE):
-    """Raw-feature weights (5 slots x features) of the ridge fits of slot value minus the centre's."""
-    W = np.zeros((bid_model.N_SLOTS, X.shape[1]))
-    cols = (0, 1, 2, 4, 5)  # label columns of the model's slots (3 is the centre)
-    for k, col in enumerate(cols):
-        y = V[:, col] - V[:, 3]
+def fit_linear(X, V, ridge=RIDGE, game=GAMES["spades"]):
+    """Raw-feature weights (slots x features) of the ridge fits of slot value minus the centre's."""
+    W = np.zeros((len(game.cols), X.shape[1]))
+    for k, col in enumerate(game.cols):
+        y = V[:, col] - V[:, game.centre]
         ok = np.isfinite(y)
-        if col > 0:
-            ok &= np.isfinite(V[:, col])
         Xk, yk = X[ok], y[ok]
         if len(yk) < 10:
             continue
@@ -248,10 +436,10 @@ def fit_linear(X, V, ridge=RIDGE):
     return W
 
 
-def choices(X, V, P, E):
+def choices(X, V, P, E, game=GAMES["spades"]):
     """Per situation: pimc's bid (best label, ties to expert's), the model's (predictions ``P``)
     and expert's, with the label value of each (x10 points)."""
-    B = slot_bids(X)
+    B = game.slot_bids(X)
     n = len(X)
     idx = np.arange(n)
     vals = np.where(np.isfinite(V), V, -np.inf)
@@ -259,29 +447,29 @@ def choices(X, V, P, E):
     best = vals.max(axis=1)
     pimc_col = np.argmax(vals, axis=1)
     e_col = np.full(n, -1)
-    for k in range(SLOTS):
+    for k in range(game.columns):
         e_col = np.where((B[:, k] == E) & np.isfinite(V[:, k]) & (e_col < 0), k, e_col)
     tie = (e_col >= 0) & (vals[idx, np.maximum(e_col, 0)] == best)
     pimc_col = np.where(tie, e_col, pimc_col)
-    pred = np.full((n, SLOTS), -np.inf)
-    pred[:, 3] = 0.0
-    for k, col in enumerate((0, 1, 2, 4, 5)):
+    pred = np.full((n, game.columns), -np.inf)
+    pred[:, game.centre] = 0.0
+    for k, col in enumerate(game.cols):
         pred[:, col] = P[:, k]
     pred = np.where(np.isfinite(V), pred, -np.inf)
     model_col = np.argmax(pred, axis=1)  # ties: the first column (the centre scores 0)
-    model_col = np.where(pred[idx, 3] >= pred[idx, model_col], 3, model_col)
+    model_col = np.where(pred[idx, game.centre] >= pred[idx, model_col], game.centre, model_col)
     return pimc_col, model_col, e_col, vals, best
 
 
-def report(X, V, P, E, name):
-    pimc_col, model_col, e_col, vals, best = choices(X, V, P, E)
+def report(X, V, P, E, name, game=GAMES["spades"]):
+    pimc_col, model_col, e_col, vals, best = choices(X, V, P, E, game)
     idx = np.arange(len(X))
     ok = e_col >= 0
     agree = np.mean(model_col == pimc_col)
-    regret = np.mean(best - vals[idx, model_col]) / 10
+    regret = np.mean(best - vals[idx, model_col]) / game.per_point
     e_agree = np.mean((e_col == pimc_col)[ok])
-    e_regret = np.mean((best - vals[idx, np.maximum(e_col, 0)])[ok]) / 10
-    centre_regret = np.mean(best - vals[idx, 3]) / 10
+    e_regret = np.mean((best - vals[idx, np.maximum(e_col, 0)])[ok]) / game.per_point
+    centre_regret = np.mean(best - vals[idx, game.centre]) / game.per_point
     lines = [f"{name}: {len(X):,} situations",
              f"  agreement with pimc's bid: model {agree:.3f}, expert {e_agree:.3f}",
              f"  regret (points a bid below pimc's choice, by its own worlds): model {regret:.2f}, "
@@ -296,15 +484,18 @@ def _rows(a):
     return "[\n" + ",\n".join("    [" + ", ".join(f"{v:.6g}" for v in row) + "]" for row in a) + ",\n]"
 
 
-def write_module(path, model, args, summary):
+def write_module(path, model, args, summary, game=GAMES["spades"]):
     W1, B1, W2, B2 = model
-    text = (f'"""Weights of the Spades bid model (simcards/games/spades/bid_model.py), generated by\n'
-            f'``python scripts/fit_bid_model.py --seed {args.seed} --situations {args.situations} '
+    slots = ("Nil, c-2, c-1, c+1, c+2; x10\n# points relative to expert's number bid c" if game.name == "spades" else
+             "Nil, 1F, 2F, SM, c-2, c-1, c+1, c+2;\n# pimc's value, points, relative to expert's ordinary count c")
+    text = (f'"""Weights of the {game.title} bid model (simcards/games/{game.name}/bid_model.py), generated by\n'
+            f'``python scripts/fit_bid_model.py {"" if game.name == "spades" else "--game " + game.name + " "}'
+            f'--seed {args.seed} --situations {args.situations} '
             f'--worlds {args.worlds}{" --linear" if args.linear else ""}``: do not edit.\n\n'
             + "\n".join(summary.splitlines()) + '\n"""\n'
             f"SEED = {args.seed}\nSITUATIONS = {args.situations}\nWORLDS = {args.worlds}\n"
-            "# the network: hidden = relu(features @ W1 + B1); slot values (Nil, c-2, c-1, c+1, c+2; x10\n"
-            "# points relative to expert's number bid c) = hidden @ W2 + B2; features: bid_model.FEATURE_NAMES\n"
+            f"# the network: hidden = relu(features @ W1 + B1); slot values ({slots}) = hidden @ W2 + B2; features: "
+            "bid_model.FEATURE_NAMES\n"
             f"W1 = {_rows(W1)}\nB1 = {_rows(B1)}[0]\nW2 = {_rows(W2)}\nB2 = {_rows(B2)}[0]\n")
     with open(path, "w") as f:
         f.write(text)
@@ -312,10 +503,11 @@ def write_module(path, model, args, summary):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=sorted(GAMES), default="spades")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--situations", type=int, default=400_000)
     ap.add_argument("--worlds", type=int, default=16, help="deals sampled per situation (pimc's bid_worlds)")
-    ap.add_argument("--out", default=OUT, help="the weights module to write")
+    ap.add_argument("--out", help="the weights module to write (default: the game's bid_model_data.py)")
     ap.add_argument("--labels", help="an .npz of labelled situations: read when it exists, else written")
     ap.add_argument("--linear", action="store_true", help="also report a ridge regression's held-out figures")
     ap.add_argument("--quiet", action="store_true")
@@ -323,6 +515,8 @@ def main(argv=None):
     if args.situations < 10 or args.worlds < 1:
         print("error: --situations must be at least 10 and --worlds at least 1", file=sys.stderr)
         return 2
+    game = GAMES[args.game]
+    out = args.out or OUT.format(game=game.name)
     if args.labels and os.path.exists(args.labels):
         d = np.load(args.labels)
         X, V, E = d["X"], d["V"], d["E"]
@@ -330,20 +524,20 @@ def main(argv=None):
             print(f"error: {args.labels} holds {len(X)} situations, not {args.situations}", file=sys.stderr)
             return 2
     else:
-        X, V, E = generate(args.seed, args.situations, args.worlds, quiet=args.quiet)
+        X, V, E = game.generate(args.seed, args.situations, args.worlds, quiet=args.quiet)
         if args.labels:
             np.savez(args.labels, X=X, V=V, E=E)
     n_train = int(0.8 * len(X))
     tr, ho = slice(0, n_train), slice(n_train, None)
-    model = fit(X[tr], V[tr], seed=args.seed)
-    train, _ = report(X[tr], V[tr], predict(X[tr], model), E[tr], "network, fit (first 80 %)")
-    held, _ = report(X[ho], V[ho], predict(X[ho], model), E[ho], "network, held out (last 20 %)")
+    model = fit(X[tr], V[tr], seed=args.seed, game=game)
+    train, _ = report(X[tr], V[tr], predict(X[tr], model), E[tr], "network, fit (first 80 %)", game)
+    held, _ = report(X[ho], V[ho], predict(X[ho], model), E[ho], "network, held out (last 20 %)", game)
     summary = train + "\n" + held
     if args.linear:
-        W = fit_linear(X[tr], V[tr])
-        summary += "\n" + report(X[ho], V[ho], X[ho] @ W.T, E[ho], "linear (ridge), held out")[0]
+        W = fit_linear(X[tr], V[tr], game=game)
+        summary += "\n" + report(X[ho], V[ho], X[ho] @ W.T, E[ho], "linear (ridge), held out", game)[0]
     print(summary)
-    write_module(args.out, model, args, summary)
+    write_module(out, model, args, summary, game)
     return 0
 
 

@@ -62,7 +62,7 @@ def test_cli_end_to_end(tmp_path):
     assert res.exit_code == 0, res.output
     for text in ("P(success)", "points 95% CI", "P(win game)", "best for game", "recommended", "B6 (if blind)",
                  "BN (if blind)", "seat 1 bids", "seat 2 bids", "300 deals",
-                 "bag counters used: seat 0 3, seat 1 0, seat 2 7 (given)", "policies: expert at every seat"):
+                 "bag counters used: seat 0 3, seat 1 0, seat 2 7 (given)", "policies: fitted at every seat"):
         assert text in res.output
     assert plot.stat().st_size > 10_000
     res = CliRunner().invoke(main, ["bid", "cutthroat", "--hand", "AS KS"])

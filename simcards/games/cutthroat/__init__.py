@@ -1,12 +1,14 @@
 """Cutthroat Spades (3 players; 4- and 5-player forms with jokers): docs/games/cutthroat.md."""
 from simcards.core.game import Game
 from simcards.games.cutthroat import dd as _dd, records, replay as _replay, rules
+from simcards.games.cutthroat.bid_model import FITTED
 from simcards.games.cutthroat.odds import BID
 from simcards.games.cutthroat.pimc import PIMC
 from simcards.games.cutthroat.policies import CATALOG
 from simcards.games.cutthroat.variant import PRESETS, CutthroatVariant
 
 CATALOG.builtins["pimc"] = PIMC  # built on policies.py's expert, so registered here (no import cycle)
+CATALOG.builtins["fitted"] = FITTED  # likewise
 
 GAME = Game(
     name="cutthroat",
@@ -24,7 +26,7 @@ GAME = Game(
     replay=_replay.replay,
     aliases=("cutthroat-spades",),
     shortcuts={"players": "num_players"},
-    default_policy="expert",  # the ladder in docs/games/<game>.md shows how it ranks
+    default_policy="fitted",  # the strongest at kernel speed: docs/games/cutthroat.md, "`fitted`"
     odds={"bid": BID},
     double_dummy=_dd.SUPPORT,
 )

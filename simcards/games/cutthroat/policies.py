@@ -204,11 +204,18 @@ def estimate_tricks(hand, n, tricks):
 
 
 @inline
-def expected_tricks(hand, n, tricks):
-    """The hand count scaled to the form: long hands (3 players, 17 cards) take more tricks
-    than their top cards suggest, short 5-player hands fewer (fitted to basic-vs-basic play)."""
+def calibrated(count, n, tricks):
+    """:func:`estimate_tricks`' ``count`` scaled to the form: long hands (3 players, 17 cards)
+    take more tricks than their top cards suggest, short 5-player hands fewer (fitted to
+    basic-vs-basic play)."""
     share = tricks / n
-    return (0.22 * share - 0.15) + (0.55 + 0.14 * share) * estimate_tricks(hand, n, tricks)
+    return (0.22 * share - 0.15) + (0.55 + 0.14 * share) * count
+
+
+@inline
+def expected_tricks(hand, n, tricks):
+    """The hand count scaled to the form (:func:`calibrated`)."""
+    return calibrated(estimate_tricks(hand, n, tricks), n, tricks)
 
 
 # ---------------------------------------------------------------- random
