@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
 # The strength ladder of every game's built-in policies, for the game pages
-# (docs/games/<game>.md, "How strong are the bots"): runs `simcards ladder` and copies
-# its report, tables and figure into docs/examples/<game>-ladder/.
+# (docs/games/<game>.md, "How strong are the bots"): runs `simcards ladder` with its default
+# policies (every built-in, pimc at its ladder budget), copies its report, tables and figure
+# into docs/examples/<game>-ladder/, and writes the tables into the game page's
+# "<!-- ladder: begin -->" block (scripts/ladder_table.py) with the command, the date, the
+# machine and the commit. No figure of those tables is copied by hand.
 #   bash scripts/make_ladders.sh              # all five games
 #   bash scripts/make_ladders.sh kierki       # one
+# One thread (NUMBA_NUM_THREADS=1, --threads 1): the development machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-declare -A count=([spades]="--games 2000" [cutthroat]="--games 2000" [seep]="--baazis 1000"
-                  [kierki]="--games 1000" [contract-rummy]="--games 500")
+export NUMBA_NUM_THREADS=1
+# sized for the shared 2-core machine: a pimc pair of 600 Spades games each way costs about a
+# minute of one core; a double-dummy deal about two seconds. An interrupted run resumes (the
+# pairs and the double-dummy runs are resumable folders): run the same command again.
+declare -A count=([spades]="--games 600 --dd-deals 20" [cutthroat]="--games 600" [seep]="--baazis 1000"
+                  [kierki]="--games 300" [contract-rummy]="--games 300")
 games=("$@")
 if [ ${#games[@]} -eq 0 ]; then games=(spades cutthroat seep kierki contract-rummy); fi
 for game in "${games[@]}"; do
   out="results/examples/$game-ladder"
+  command="simcards ladder $game ${count[$game]} --seed 2026 --threads 1"
   # shellcheck disable=SC2086
-  .venv/bin/simcards ladder "$game" ${count[$game]} --seed 2026 --out "$out" --quiet --force
+  .venv/bin/simcards ladder "$game" ${count[$game]} --seed 2026 --threads 1 --out "$out" --quiet --force
   .venv/bin/simcards report "$out"
   rm -rf "docs/examples/$game-ladder"
   mkdir -p "docs/examples/$game-ladder"
   cp -r "$out/report.md" "$out/report.html" "$out/figures" "$out/ladder.csv" "$out/ranking.csv" \
     "docs/examples/$game-ladder/"
+  if [ -f "$out/dd.csv" ]; then cp "$out/dd.csv" "docs/examples/$game-ladder/"; fi
+  .venv/bin/python scripts/ladder_table.py "$out" "docs/games/$game.md" "$command"
 done
