@@ -42,7 +42,9 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   to the next;
 - **DDS's lead weights** (``F_WEIGHTS``): with four seats in two partnerships, the leads are
   ordered by DDS's weights, which look at the whole position (the opponents' lengths, who holds
-  the top cards, ruffs for either side); they halved the nodes of full deals.
+  the top cards, ruffs for either side); they halved the nodes of full deals. The second and
+  third hand try first the cheapest card that no later opponent can beat (overtaking the
+  partner's card when the opponents could beat it), else a low card.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -828,10 +830,11 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
                 led = _suit(tc[0], suit_masks)
                 later = players - npl - 1
                 if partner_wins:
-                    if beats:
+                    if beats and not _unbeaten(win_card, H, R, suit_masks, led, seat, later, side, mine, t1) \
+                            and _unbeaten(c, H, R, suit_masks, led, seat, later, side, mine, t1):
+                        sc = 110 - rank - (40 if s == trump and led != trump else 0)  # overtake: make it sure
+                    elif beats:
                         sc = 20 - rank
-                    elif s == led and not _unbeaten(win_card, H, R, suit_masks, led, seat, later, side, mine, t1):
-                        sc = 100 - rank
                     else:
                         sc = 100 - rank - (40 if s == trump else 0)
                 elif beats and _unbeaten(c, H, R, suit_masks, led, seat, later, side, mine, t1):
