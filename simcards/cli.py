@@ -913,7 +913,7 @@ Examples:
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat N --dealer W
   simcards bid spades --hand "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C" --seat S --dealer W --bids "N=3,E=4" --scores 310:420 --precision 0.005
   simcards bid spades --pbn docs/examples/deals.pbn --board 3 --seat N
-  simcards bid spades --pbn my-hand.pbn --seat N --known     # with the cards the file shows of other seats
+  simcards bid spades --pbn docs/examples/my-hand.pbn --seat N --known   # and the cards shown of others
   simcards bid cutthroat --players 3 --hand "AS KS 7S 4S 3S AH QH 9H 5H 5D 4D 3D KC 8C 7C 4C 3C" --scores 120:180:95 --bags 0:0:5
   simcards bid seep --hand "KS 9H 3D 5C" --format csv -o seep-bids.csv
   simcards trump kierki --cards "AS KS 5H 2D 9C" --format json --quiet

@@ -26,9 +26,10 @@ from simcards.games.spades.policies import BN_BIT
 HAND = "AS KS 7S 4S AH QH 9H 5D 4D 3D KC 8C 2C"
 # South holds HAND, West deals: North and East bid first (North, the partner, 3)
 ASK = ["bid", "spades", "--hand", HAND, "--seat", "S", "--dealer", "W", "--bids", "N=3,E=4", "--seed", "4",
-       "--deals", "5", "--format", "json", "--quiet"]
+       "--deals", "5", "--format", "json", "--quiet", "--policy", "expert"]  # the fixtures' bots
 # North holds HAND, West deals: North bids first, South (the partner) after him
-FIRST = ["bid", "spades", "--hand", HAND, "--seat", "N", "--dealer", "W", "--seed", "4", "--deals", "6", "--quiet"]
+FIRST = ["bid", "spades", "--hand", HAND, "--seat", "N", "--dealer", "W", "--seed", "4", "--deals", "6", "--quiet",
+         "--policy", "expert"]
 PARTNER_BOTS = os.path.join(os.path.dirname(__file__), "spades_partner_bots.py")
 INDEX = {c.name: i for i, c in enumerate(COLUMNS)}
 SPADES = sum(1 << c for c in range(39, 52))

@@ -21,7 +21,7 @@ from simcards.games.kierki import dd as kdd
 def _check_against_solver(game, records, played, rules_of, seats, seed):
     g = get_game(game)
     v = g.variant_type.from_mapping(records.spec.variant)
-    table = g.policies.table(seat_policies("expert", None, seats))
+    table = g.policies.table(list(records.spec.policies))  # the run's own (the game's default)
     for _, rec in records.records.iterrows():
         deal = played(v, table, seed, int(rec["index"]))
         row, masks = rules_of(v, deal)
