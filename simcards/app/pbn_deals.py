@@ -146,8 +146,7 @@ def replay_given(g: Game, variant, table, path: str | Path, number=None, *, seed
     support = check_play(g)
     check_table(g, variant)
     game = board(path, number)
-    if "Deal" not in game.tags:
-        raise pbn.PbnError(f"{path}, {game.name()}: no [Deal] tag")
+    pbn.require_deal(game, str(path))
     given = [h or 0 for h in game.hands]
     sizes = [bin(h).count("1") for h in given]
     short = [f"{pbn.SEATS[s]} {n}" for s, n in enumerate(sizes) if 0 < n != 13]

@@ -285,10 +285,15 @@ def pick(games: list[PbnGame], board=None, source: str = "the PBN file") -> PbnG
     raise PbnError(f"{source} has no board {want} (boards: {shown or 'none numbered'})")
 
 
-def full_deal(game: PbnGame, source: str = "the PBN file") -> list[int]:
-    """The four hands of ``game``, all present and of one size (a deal, or an ending)."""
+def require_deal(game: PbnGame, source: str = "the PBN file") -> None:
+    """Refuse, with one line, a game that has no ``[Deal]``."""
     if "Deal" not in game.tags:
         raise PbnError(f"{source}, {game.name()}: no [Deal] tag")
+
+
+def full_deal(game: PbnGame, source: str = "the PBN file") -> list[int]:
+    """The four hands of ``game``, all present and of one size (a deal, or an ending)."""
+    require_deal(game, source)
     if any(h is None for h in game.hands):
         missing = ", ".join(SEATS[s] for s in range(4) if game.hands[s] is None)
         raise PbnError(f"{source}, {game.name()}: the deal leaves out {missing}; double dummy needs all four hands")
@@ -301,8 +306,7 @@ def full_deal(game: PbnGame, source: str = "the PBN file") -> list[int]:
 
 def seat_hand(game: PbnGame, seat: int, source: str = "the PBN file") -> int:
     """The hand of ``seat`` (0..3) in ``game``."""
-    if "Deal" not in game.tags:
-        raise PbnError(f"{source}, {game.name()}: no [Deal] tag")
+    require_deal(game, source)
     h = game.hands[seat]
     if h is None:
         raise PbnError(f"{source}, {game.name()}: the deal leaves out {SEATS[seat]}'s hand")
