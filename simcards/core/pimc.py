@@ -27,10 +27,36 @@ from simcards.core import dd
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_known
 from simcards.core.jit import helper
+from simcards.core.policy import PolicyParam
 from simcards.core.rng import below
 
 TABLE_BITS = (6, 6, 6, 6, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12)  # by cards in the hand to act (measured)
 MAX_WORLDS = 256
+
+
+def play_params(max_cards: int) -> tuple:
+    """The card-play search parameters every game's pimc takes, in this order (``max_cards``:
+    the most cards a hand holds): ``worlds``, ``dd_cards``, ``node_budget``, ``min_worlds``."""
+    return (
+        PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
+        PolicyParam("dd_cards", 5, 1, max_cards, "play double dummy once the seat holds at most this many cards "
+                    "(before: expert's card)", integer=True),
+        PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
+                    "spent (0 = no cap)", integer=True),
+        PolicyParam("min_worlds", 4, 1, MAX_WORLDS, "worlds solved before node_budget can stop the sampling",
+                    integer=True),
+    )
+
+
+BAG_COST = PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)")
+BID_WORLDS = PolicyParam("bid_worlds", 16, 0, MAX_WORLDS, "deals sampled per bid: each candidate bid is played out "
+                         "by expert at every seat in every one (0 = expert's bid)", integer=True)
+
+
+def bid_span(max_tricks: int) -> PolicyParam:
+    """The ``bid_span`` parameter of a game whose bids go up to ``max_tricks``."""
+    return PolicyParam("bid_span", 2, 0, max_tricks, "candidate bids: expert's bid and the legal bids within this "
+                       "many tricks of it (and Nil when legal)", integer=True)
 
 
 @helper
@@ -186,6 +212,86 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
     if prefer >= 0 and valued & bit(prefer) and totals[prefer] == totals[best]:
         best = prefer
     return best, solved
+
+
+@helper
+def with_params(view, start, values):
+    """A copy of ``view`` with ``values`` in the slots from ``start`` (a policy's parameters,
+    e.g. the heuristic's defaults for its simulated decisions)."""
+    v = view.copy()
+    for k in range(values.shape[0]):
+        v[start + k] = values[k]
+    return v
+
+
+@helper
+def sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, hard_tries):
+    """Up to ``n_worlds`` worlds (:func:`sample_world`, ``hard_tries`` draws each) into
+    ``worlds``, stopping at the first that no deal fits. Returns how many were drawn.
+
+    Games that shape worlds by the bids redraw each world in a loop of their own: core code
+    calls no game code (a game's function passed in would be lowered as a dynamic address
+    that numba cannot cache, and core's cache stamp does not cover game sources: core/jit.py)."""
+    n = sizes.shape[0]
+    hands = np.zeros(n, np.uint64)
+    cards = np.zeros(64, np.int64)
+    buf = np.zeros(64, np.int64)
+    count = 0
+    for w in range(n_worlds):
+        if sample_world(unseen, fixed, sizes, allowed, rng, hands, cards, buf, hard_tries) < 0:
+            break
+        for s in range(n):
+            worlds[count, s] = hands[s]
+        count += 1
+    return count
+
+
+@helper
+def trump_lead_restrict(npl, broken, hand, legal, trumps):
+    """The solver's ``R_LEAD_RESTRICT`` where trumps must be broken: 0 when this seat, on lead
+    before they are broken, was allowed to lead one (it holds other cards too), else 1."""
+    if npl == 0 and broken == 0 and hand & trumps and hand & ~trumps and legal & trumps:
+        return 0
+    return 1
+
+
+@helper
+def solver_rules(seats, trump, lead_restrict, sitout_t1):
+    """The solver's rules array (``dd.R_*``): ``seats`` players, suit ``trump`` (-1: none), no
+    forced lead, every search feature."""
+    R = np.zeros(dd.R_LEN, np.int64)
+    R[dd.R_SEATS] = seats
+    R[dd.R_TRUMP] = trump
+    R[dd.R_LEAD_RESTRICT] = lead_restrict
+    R[dd.R_FORCED_LEAD] = -1
+    R[dd.R_SITOUT_T1] = sitout_t1
+    R[dd.R_FEATURES] = dd.F_ALL
+    return R
+
+
+@helper
+def solve_worlds(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
+                 node_budget, min_worlds, left, totals):
+    """:func:`decide` with the table sized for ``left`` cards in the hand to act; ``prefer``
+    when no card was valued. Returns (card, worlds solved)."""
+    card, solved = decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
+                          node_budget, min_worlds, np.int64(TABLE_BITS[min(left, 13)]), totals)
+    if card < 0:
+        return prefer, solved
+    return card, solved
+
+
+@helper
+def best_candidate(candidates, totals, prefer):
+    """The candidate (a bit of ``candidates`` below ``totals.shape[0]``) with the largest
+    total; ``prefer`` unless another is strictly better (the lowest of those tied above it).
+    The simulated decisions (a bid, or a card, played out by the heuristic at every seat in
+    each world) pick with it."""
+    best = prefer
+    for b in range(totals.shape[0]):
+        if candidates & bit(b) and totals[b] > totals[best]:
+            best = b
+    return best
 
 
 def sample_world_py(unseen, fixed, sizes, allowed, seed: int, max_tries: int = 200):

@@ -41,13 +41,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.core import dd
 from collections import namedtuple
 
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
-from simcards.core.policy import Policy, PolicyParam, param_value
+from simcards.core.pimc import (
+    BAG_COST, BID_WORLDS, MAX_WORLDS, best_candidate, bid_span, play_params, sample_world, sample_worlds,
+    solve_worlds, solver_rules, trump_lead_restrict, with_params,
+)
+from simcards.core.policy import Policy, param_value
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.games.cutthroat.layout import (
     BAG_OUT_PENALTY, B_1F, B_2F, B_B6, B_BN, B_SM, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, NIL,
@@ -61,20 +63,7 @@ from simcards.games.cutthroat.rules import end_trick, record_play, score_bid, st
 from simcards.games.cutthroat.variant import CutthroatVariant
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_WORLDS, P_BID_SPAN = range(7)
-PIMC_PARAMS = (
-    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
-    PolicyParam("dd_cards", 5, 1, 17, "play double dummy once the seat holds at most this many cards "
-                "(before: expert's card)", integer=True),
-    PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
-                "spent (0 = no cap)", integer=True),
-    PolicyParam("min_worlds", 4, 1, MAX_WORLDS, "worlds solved before node_budget can stop the sampling",
-                integer=True),
-    PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)"),
-    PolicyParam("bid_worlds", 16, 0, MAX_WORLDS, "deals sampled per bid: each candidate bid is played out by "
-                "expert at every seat in every one (0 = expert's bid)", integer=True),
-    PolicyParam("bid_span", 2, 0, 17, "candidate bids: expert's bid and the legal bids within this many tricks "
-                "of it (Nil whenever legal)", integer=True),
-)
+PIMC_PARAMS = play_params(17) + (BAG_COST, BID_WORLDS, bid_span(17))
 HARD_TRIES = 200
 SHAPE_TRIES = 40  # redraws of a bid world that contradicts the earlier bids before it is kept anyway
 BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert would bid within this many
@@ -86,10 +75,7 @@ _SUITS = SUIT_MASKS_JOKERS_AS_SPADES
 @helper
 def _expert_view(view):
     """A copy of ``view`` with expert's default parameters in the parameter slots."""
-    v = view.copy()
-    for k in range(_EXPERT_DEFAULTS.shape[0]):
-        v[V_PARAMS + k] = _EXPERT_DEFAULTS[k]
-    return v
+    return with_params(view, V_PARAMS, _EXPERT_DEFAULTS)
 
 
 @helper
@@ -147,43 +133,21 @@ def pimc_card(view, masks, rng, totals):
         sizes[s] = size if s != me else left
         allowed[s] = (_ALL & ~masks[M_VOID + s]) if s != me else np.uint64(0)
     worlds = np.zeros((n_worlds, n), np.uint64)
-    hands = np.zeros(n, np.uint64)
-    cards = np.zeros(64, np.int64)
-    buf = np.zeros(64, np.int64)
-    count = 0
-    for w in range(n_worlds):
-        if sample_world(unseen, fixed, sizes, allowed, rng, hands, cards, buf, HARD_TRIES) < 0:
-            break
-        for s in range(n):
-            worlds[count, s] = hands[s]
-        count += 1
+    count = sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
     if count == 0:
         return prefer, 0
-    trumps = _SUITS[3]
-    R = np.zeros(dd.R_LEN, np.int64)
-    R[dd.R_SEATS] = n
-    R[dd.R_TRUMP] = 3
-    restrict = 1
-    if npl == 0 and view[V_BROKEN] == 0 and hand & trumps and hand & ~trumps and legal & trumps:
-        restrict = 0
-    R[dd.R_LEAD_RESTRICT] = restrict
-    R[dd.R_FORCED_LEAD] = -1
-    R[dd.R_SITOUT_T1] = sitout if trick == 0 else -1
-    R[dd.R_FEATURES] = dd.F_ALL
+    R = solver_rules(n, 3, trump_lead_restrict(npl, view[V_BROKEN], hand, legal, _SUITS[3]),
+                     sitout if trick == 0 else -1)
     suit_masks = _SUITS.copy()
     tc = np.zeros(8, np.int64)
     for i in range(npl):
         tc[i] = view[V_TRICK_CARD + i]
     utility = np.zeros(left + 1, np.int64)
     _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
-    card, solved = decide(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
-                          np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
-                          legal, utility, prefer, np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
-                          np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)),
-                          np.int64(TABLE_BITS[min(left, 13)]), totals)
-    if card < 0:
-        return prefer, solved
-    return card, solved
+    return solve_worlds(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
+                        np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
+                        legal, utility, prefer, np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
+                        np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
 
 
 @policy(SIG)
@@ -491,11 +455,7 @@ def pimc_bid_choice(view, masks, rng, totals):
             if candidates & bit(b):
                 totals[b] += bid_value(base, masks, b, worlds[w], legal_bids, pb, pm, rv, rm, hands, rng,
                                        tricks, jacks)
-    best = prefer
-    for b in range(64):
-        if candidates & bit(b) and totals[b] > totals[best]:
-            best = b
-    return best, count, candidates
+    return best_candidate(candidates, totals, prefer), count, candidates
 
 
 @policy(SIG)

@@ -18,7 +18,7 @@ import numpy as np
 from simcards.core import dd
 from simcards.core.cards import SUIT_MASKS, popcount
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
+from simcards.core.pimc import MAX_WORLDS, sample_worlds, solve_worlds, solver_rules
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.kierki.policies import (
     EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_SEAT, I_TRICK_CARDS, I_TRUMP, I_DEAL_TYPE, M_HAND, M_LEGAL,
@@ -71,40 +71,22 @@ def pimc_card(info, masks, rng, totals):
         allowed[s] = a if s != me else np.uint64(0)
     n_worlds = min(int(param_value(info, I_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
-    hands = np.zeros(4, np.uint64)
-    cards = np.zeros(64, np.int64)
-    buf = np.zeros(64, np.int64)
-    count = 0
-    for w in range(n_worlds):
-        if sample_world(unseen, fixed, sizes, allowed, rng, hands, cards, buf, HARD_TRIES) < 0:
-            break
-        for s in range(4):
-            worlds[count, s] = hands[s]
-        count += 1
+    count = sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
     if count == 0:
         return prefer, 0
     tc = np.zeros(8, np.int64)
     for i in range(npl):
         tc[i] = info[I_TRICK_CARDS + i]
-    R = np.zeros(dd.R_LEN, np.int64)
-    R[dd.R_SEATS] = 4
-    R[dd.R_TRUMP] = trump
-    R[dd.R_FORCED_LEAD] = -1
-    R[dd.R_SITOUT_T1] = -1
-    R[dd.R_FEATURES] = dd.F_ALL
+    R = solver_rules(4, trump, 0, -1)
     if npl > 0 and trump >= 0:
         led = SUIT_MASKS[tc[0] // 13]
         trumps = SUIT_MASKS[trump]
         if not hand & led and hand & trumps and hand & ~trumps and not legal & ~trumps:
             R[dd.R_OBLIGATION] = dd.OBLIGE_TRUMP
     utility = np.arange(left + 1).astype(np.int64)
-    card, solved = decide(worlds, count, R, np.int64(1 << me), SUIT_MASKS.copy(), tc, np.int64(npl),
-                          np.int64(leader), np.int64(0), np.int64(0), legal, utility, prefer,
-                          np.int64(param_value(info, I_PARAMS + P_NODE_BUDGET)), np.int64(MIN_WORLDS),
-                          np.int64(TABLE_BITS[left]), totals)
-    if card < 0:
-        return prefer, solved
-    return card, solved
+    return solve_worlds(worlds, count, R, np.int64(1 << me), SUIT_MASKS.copy(), tc, np.int64(npl),
+                        np.int64(leader), np.int64(0), np.int64(0), legal, utility, prefer,
+                        np.int64(param_value(info, I_PARAMS + P_NODE_BUDGET)), np.int64(MIN_WORLDS), left, totals)
 
 
 @policy(SIG)

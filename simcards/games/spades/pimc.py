@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.core import dd
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, TABLE_BITS, decide, sample_world
+from simcards.core.pimc import (
+    BAG_COST, BID_WORLDS, MAX_WORLDS, best_candidate, bid_span, play_params, sample_world, solve_worlds, solver_rules,
+    trump_lead_restrict, with_params,
+)
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
 from simcards.games.spades.policies import (
@@ -45,21 +47,12 @@ from simcards.games.spades.policies import (
 )
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_TOLERANCE, P_BID_WORLDS, P_BID_SPAN = range(8)
-PIMC_PARAMS = (
-    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
-    PolicyParam("dd_cards", 5, 1, 13, "play double dummy once the seat holds at most this many cards "
-                "(before: expert's card)", integer=True),
-    PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
-                "spent (0 = no cap)", integer=True),
-    PolicyParam("min_worlds", 4, 1, MAX_WORLDS, "worlds solved before node_budget can stop the sampling",
-                integer=True),
-    PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)"),
+PIMC_PARAMS = play_params(13) + (
+    BAG_COST,
     PolicyParam("bid_tolerance", 2, 0, 13, "redraw a world where a seat's dealt hand is further than this from "
                 "its bid by expert's rules (13: bids ignored)", integer=True),
-    PolicyParam("bid_worlds", 16, 0, MAX_WORLDS, "deals sampled per bid: each candidate bid is played out by "
-                "expert at every seat in every one (0 = expert's bid)", integer=True),
-    PolicyParam("bid_span", 2, 0, 13, "candidate bids: expert's bid and the legal bids within this many of it "
-                "(and Nil when legal)", integer=True),
+    BID_WORLDS,
+    bid_span(13),
 )
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
@@ -72,10 +65,7 @@ _ALL_BIDS = (1 << 14) - 1  # a later seat's legal bids in a simulated bidding: N
 @helper
 def _expert_view(view):
     """A copy of ``view`` with expert's default parameters in the parameter slots."""
-    v = view.copy()
-    for k in range(_EXPERT_DEFAULTS.shape[0]):
-        v[V_PARAMS + k] = _EXPERT_DEFAULTS[k]
-    return v
+    return with_params(view, V_PARAMS, _EXPERT_DEFAULTS)
 
 
 @helper
@@ -280,19 +270,9 @@ def _dd_card(view, worlds, count, side, utility, prefer, totals):
     legal = np.uint64(view[V_LEGAL])
     hand = np.uint64(view[V_HAND])
     left = popcount(hand)
-    spades = np.uint64(view[V_SUITS + 3])
-    # the solver's rules: spades trump; must be broken unless this seat, on lead, could lead one
-    R = np.zeros(dd.R_LEN, np.int64)
-    R[dd.R_SEATS] = 4
-    R[dd.R_TRUMP] = 3
-    restrict = 1
     npl = view[V_NPLAYED]
-    if npl == 0 and view[V_BROKEN] == 0 and hand & spades and hand & ~spades and legal & spades:
-        restrict = 0
-    R[dd.R_LEAD_RESTRICT] = restrict
-    R[dd.R_FORCED_LEAD] = -1
-    R[dd.R_SITOUT_T1] = -1
-    R[dd.R_FEATURES] = dd.F_ALL
+    # the solver's rules: spades trump; must be broken unless this seat, on lead, could lead one
+    R = solver_rules(4, 3, trump_lead_restrict(npl, view[V_BROKEN], hand, legal, np.uint64(view[V_SUITS + 3])), -1)
     suit_masks = np.zeros(4, np.uint64)
     for s in range(4):
         suit_masks[s] = np.uint64(view[V_SUITS + s])
@@ -301,13 +281,10 @@ def _dd_card(view, worlds, count, side, utility, prefer, totals):
     for i in range(npl):
         tc[i] = view[V_TABLE + ((leader + i) & 3)]
     t1 = 1 if view[V_TRICK] == 0 else 0
-    card, solved = decide(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
-                          np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
-                          np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
-                          np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), np.int64(TABLE_BITS[left]), totals)
-    if card < 0:
-        return prefer, solved
-    return card, solved
+    return solve_worlds(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
+                        np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
+                        np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
+                        np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
 
 
 @policy(SIG)
@@ -406,11 +383,7 @@ def pimc_bid_choice(view, rng, totals):
         for b in range(14):
             if candidates & bit(b):
                 totals[b] += bid_value(base, b, worlds[w], pb, rv, hands, rng, tricks, bag_cost)
-    best = prefer
-    for b in range(14):
-        if candidates & bit(b) and totals[b] > totals[best]:
-            best = b
-    return best, count
+    return best_candidate(candidates, totals, prefer), count
 
 
 @policy(SIG)
