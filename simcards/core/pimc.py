@@ -34,18 +34,27 @@ TABLE_BITS = (6, 6, 6, 6, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12)  # by cards in the
 MAX_WORLDS = 256
 
 
-def play_params(max_cards: int) -> tuple:
+MIN_WORLDS = 4  # worlds solved before node_budget can stop the sampling, where no min_worlds parameter
+PLAYOUT_WORLDS = PolicyParam("playout_worlds", 0, 0, MAX_WORLDS, "before dd_cards: deals sampled per card decision, "
+                             "each distinct legal card played out by expert at every seat in every one (0 = expert's "
+                             "card)", integer=True)
+
+
+def play_params(max_cards: int, min_worlds: bool = True) -> tuple:
     """The card-play search parameters every game's pimc takes, in this order (``max_cards``:
-    the most cards a hand holds): ``worlds``, ``dd_cards``, ``node_budget``, ``min_worlds``."""
-    return (
+    the most cards a hand holds): ``worlds``, ``dd_cards``, ``node_budget``, ``min_worlds``
+    (left out with ``min_worlds=False``: :data:`MIN_WORLDS`)."""
+    out = (
         PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
         PolicyParam("dd_cards", 5, 1, max_cards, "play double dummy once the seat holds at most this many cards "
                     "(before: expert's card)", integer=True),
         PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
                     "spent (0 = no cap)", integer=True),
-        PolicyParam("min_worlds", 4, 1, MAX_WORLDS, "worlds solved before node_budget can stop the sampling",
-                    integer=True),
     )
+    if min_worlds:
+        out += (PolicyParam("min_worlds", MIN_WORLDS, 1, MAX_WORLDS, "worlds solved before node_budget can stop the "
+                            "sampling", integer=True),)
+    return out
 
 
 BAG_COST = PolicyParam("bag_cost", 1.0, 0.0, 20.0, "points an overtrick costs beyond its 1 (1: overtricks are neutral)")
@@ -279,6 +288,41 @@ def solve_worlds(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1
     if card < 0:
         return prefer, solved
     return card, solved
+
+
+@helper
+def _run_above(card_bit, legal, alive, suit_masks):
+    """The next ``alive`` card above ``card_bit`` in its suit when it is ``legal`` too (the
+    same run of equivalent cards), else 0."""
+    one = np.uint64(1)
+    suit = np.uint64(0)
+    for k in range(suit_masks.shape[0]):
+        if suit_masks[k] & card_bit:
+            suit = suit_masks[k]
+    above = alive & suit & ~((card_bit << one) - one)
+    nxt = above & (~above + one)
+    return nxt & legal
+
+
+@helper
+def distinct_cards(legal, alive, suit_masks, prefer):
+    """One card of each run of equivalent ``legal`` cards (a mask): cards of one suit with no
+    ``alive`` card (one still in a hand or in the trick in progress) between them win and
+    lose the same tricks. A run is stood for by ``prefer`` when it holds it, else by its top
+    card (as in the solver's move list, core/dd.py)."""
+    out = np.uint64(0)
+    m = legal
+    while m:
+        low = m & (~m + np.uint64(1))
+        m ^= low
+        if not _run_above(low, legal, alive, suit_masks):
+            out |= low  # the top of its run
+    if prefer >= 0 and legal & bit(prefer) and not out & bit(prefer):
+        top = bit(prefer)
+        while _run_above(top, legal, alive, suit_masks):
+            top = _run_above(top, legal, alive, suit_masks)
+        out = (out & ~top) | bit(prefer)
+    return out
 
 
 @helper

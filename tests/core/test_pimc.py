@@ -96,3 +96,24 @@ def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference
     # a node budget of one node stops after min_worlds
     _, solved = decide(worlds, 2, *args, utility, np.int64(-1), np.int64(1), np.int64(1), np.int64(6), totals)
     assert solved == 1
+
+
+def test_distinct_cards_keeps_one_card_of_each_run():
+    from simcards.core.pimc import distinct_cards
+
+    suits = np.array(SUIT, np.uint64)
+    legal = sum(1 << c for c in parse_cards("AH KH 9H 8H 6H 2C"))
+    alive = ((1 << 52) - 1) & ~(1 << parse_cards("7H")[0])  # 7H is played: 8H and 6H are one run
+
+    def reps(prefer):
+        out = int(distinct_cards(np.uint64(legal), np.uint64(alive), suits, np.int64(prefer)))
+        return {c for c in range(52) if (out >> c) & 1}
+
+    ah, kh, h9, h8, h6, c2 = parse_cards("AH KH 9H 8H 6H 2C")
+    assert reps(-1) == {ah, h9, c2}  # the top of each run: AH KH, 9H 8H 6H, 2C
+    assert reps(h6) == {ah, h6, c2}  # the preferred card stands for its run
+    assert reps(kh) == {kh, h9, c2}
+    # the top of a run stops below a live card of another seat: QH (alive) splits KH from JH
+    legal2 = sum(1 << c for c in parse_cards("KH JH"))
+    out = int(distinct_cards(np.uint64(legal2), np.uint64(alive), suits, np.int64(-1)))
+    assert out == legal2

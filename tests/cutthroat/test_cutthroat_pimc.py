@@ -224,3 +224,27 @@ def test_the_play_out_from_a_play_decision_finishes_the_hand_as_the_kernel_did(p
             assert [tricks[s] + out[s] for s in range(n)] == [r[f"tricks_{s}"] for s in range(n)], (index, cut)
             checked += 1
     assert checked == 16
+
+
+# ---------------------------------------------------------------- play-outs before dd_cards
+
+@pytest.mark.parametrize("players, jokers", [(3, 0), (5, 2)])
+def test_playouts_reproducible_on_threads_and_chunks_and_not_the_old_play(players, jokers):
+    import pandas as pd
+
+    from simcards.experiment.runner import execute
+    from simcards.experiment.spec import make_spec
+
+    sets = [f"num_players={players}", f"jokers={jokers}"]
+    policy = "pimc:worlds=4:bid_worlds=0:playout_worlds=3"
+    runs = [execute(make_spec("cutthroat", unit="deal", count=6, seed=3, chunk_size=c, policy=policy,
+                              seat_policy={1: "expert"}, settings=sets), threads=t).records
+            for c, t in ((2, 1), (3, 2))]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+    v = GAME.variant(None, pairs=sets)
+    old = GAME.simulate("deal", v, GAME.policies.table(["pimc:worlds=4:bid_worlds=0"] * players), 3, 0, 6)
+    zero = GAME.simulate("deal", v, GAME.policies.table(["pimc:worlds=4:bid_worlds=0:playout_worlds=0"] * players),
+                         3, 0, 6)
+    new = GAME.simulate("deal", v, GAME.policies.table([policy] * players), 3, 0, 6)
+    assert np.array_equal(old, zero)  # playout_worlds=0: the play before dd_cards is expert's, as before
+    assert not np.array_equal(old, new)

@@ -56,8 +56,10 @@ def test_before_dd_cards_it_plays_experts_card():
 
 
 def test_node_budget_stops_after_min_worlds():
-    _, solved, _ = card_totals(ending_view(":node_budget=1:min_worlds=3"))
-    assert solved == 3
+    from simcards.core.pimc import MIN_WORLDS
+
+    _, solved, _ = card_totals(ending_view(":node_budget=1"))
+    assert solved == MIN_WORLDS  # Spades has no min_worlds parameter (the view's 8 slots are taken)
 
 
 def test_same_records_on_one_and_two_threads():
@@ -176,3 +178,68 @@ def test_bidding_by_simulation_changes_bids_and_is_reproducible():
     bids = [i for i, (name, _) in enumerate(__import__("simcards.games.spades.rules", fromlist=["x"]).DEAL_COLUMNS)
             if name.startswith("bid")]
     assert not np.array_equal(sim[:, bids], plain[:, bids])
+
+
+# ---------------------------------------------------------------- play-outs before dd_cards
+
+
+def opening_view(params=""):
+    """Trick 1, South (seat 0) on lead with a fixed 13-card hand, every bid made (3, 4, 3, 3)."""
+    v = np.zeros(P.VIEW_LEN, np.int64)
+    hand = m("AS KS 7S 4S AH QH JH 9H KD 8D 3D 5C 2C")
+    legal = hand & ~m("AS KS 7S 4S")  # spades not broken
+    v[P.V_SEAT], v[P.V_DEALER], v[P.V_HAND], v[P.V_LEGAL] = 0, 3, hand, legal
+    v[P.V_TRICK], v[P.V_LEADER], v[P.V_NPLAYED] = 0, 0, 0
+    v[P.V_LED_SUIT], v[P.V_WIN_SEAT], v[P.V_WIN_CARD] = -1, -1, -1
+    v[P.V_DECK] = (1 << 52) - 1
+    for s in range(4):
+        v[P.V_SUITS + s] = ((1 << 13) - 1) << (13 * s)
+        v[P.V_TABLE + s] = -1
+    for s, b in enumerate((3, 4, 3, 3)):
+        v[P.V_BID + s] = b
+    v[P.V_TARGET], v[P.V_BAG_LIMIT], v[P.V_NIL_VALUE], v[P.V_BN_VALUE] = 500, 10, 100, 200
+    v[P.V_PARAMS:P.V_PARAMS + 8] = GAME.policies.param_row("pimc" + params)
+    return v
+
+
+def test_playouts_value_one_card_of_each_run_from_the_first_trick():
+    from simcards.core.pimc import distinct_cards
+
+    card, worlds, totals = card_totals(opening_view(":playout_worlds=6"))
+    assert worlds == 6
+    expert_card, _, _ = card_totals(opening_view(":dd_cards=1"))
+    suits = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], np.uint64)
+    reps = distinct_cards(np.uint64(m("AH QH JH 9H KD 8D 3D 5C 2C")), np.uint64((1 << 52) - 1), suits,
+                          np.int64(expert_card))
+    reps = {c for c in range(52) if (int(reps) >> c) & 1}
+    assert len(reps) == 8 and expert_card in reps  # QH JH: one run (nothing is played yet)
+    assert set(totals) <= reps
+    # the card played has the best total (a card missing from totals totals 0), expert's on a tie
+    values = {c: totals.get(c, 0) for c in reps}
+    assert card in reps and values[card] == max(values.values())
+    assert card == expert_card or values[card] > values[expert_card]
+    # the same seed gives the same answer
+    assert card_totals(opening_view(":playout_worlds=6")) == (card, worlds, totals)
+
+
+def test_playout_worlds_0_plays_experts_card_before_dd_cards():
+    expert_card, _, _ = card_totals(opening_view(":dd_cards=1"))
+    assert card_totals(opening_view(":playout_worlds=0")) == (expert_card, 0, {})
+
+
+def test_playouts_same_records_on_threads_and_chunk_sizes():
+    import pandas as pd
+
+    from simcards.experiment.runner import execute
+    from simcards.experiment.spec import make_spec
+
+    policy = "pimc:worlds=4:playout_worlds=3:bid_worlds=0"
+    runs = [execute(make_spec("spades", unit="deal", count=6, seed=5, chunk_size=c, policy=policy,
+                              seat_policy={1: "expert"}),
+                    threads=t).records for c, t in ((2, 1), (3, 2), (6, 2))]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+    pd.testing.assert_frame_equal(runs[0], runs[2])
+    # the play-outs change the play: not the records of pimc without them
+    off = GAME.simulate("deal", variant(), table("pimc:worlds=4:bid_worlds=0"), 5, 0, 6)
+    on = GAME.simulate("deal", variant(), table(policy), 5, 0, 6)
+    assert not np.array_equal(off, on)

@@ -5,9 +5,11 @@ to the other players ``worlds`` times (exact hand sizes, shown voids; the dealer
 trick 1 in the 5-player 2-joker form holds one card fewer), solves every legal card in every
 world double dummy with the seat measured alone against all the others together (the
 paranoid bound of docs/double-dummy.md), and plays the card with the best total score (ties:
-expert's card if among the best, else the lowest card). Earlier, and for the blind offer and
-the redeal question, it is ``expert`` at expert's default parameters; it bids by simulation
-(below).
+expert's card if among the best, else the lowest card). Earlier it plays expert's card
+(``playout_worlds`` = 0) or decides by play-outs (:func:`_playout_card`: each distinct legal
+card played, then the hand played out by expert at every seat, in ``playout_worlds`` worlds,
+valued by :func:`hand_value`); for the blind offer and the redeal question it is ``expert``
+at expert's default parameters; it bids by simulation (below).
 
 Score of a world where the seat takes ``v`` more tricks, from the tricks its bid still wants
 (``tricks_wanted``): an at-least bid (ordinary, B6, SM) 100 when made plus 10 per trick up to
@@ -46,15 +48,15 @@ from collections import namedtuple
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, best_candidate, bid_span, play_params, sample_world, sample_worlds,
-    solve_worlds, solver_rules, trump_lead_restrict, with_params,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, PLAYOUT_WORLDS, best_candidate, bid_span, distinct_cards, play_params,
+    sample_world, sample_worlds, solve_worlds, solver_rules, trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, param_value
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
 from simcards.games.cutthroat.layout import (
     BAG_OUT_PENALTY, B_1F, B_2F, B_B6, B_BN, B_SM, M_DECK, M_HAND, M_LEGAL, M_PLAYED, M_PRIZE, M_TRICK, M_VOID, NIL,
     PHASE_PLAY, V_B6_TRICKS, V_BAG_LIMIT, V_BAG_MODE, V_BAGS, V_BID, V_BROKEN, V_DEALER, V_LED_SUIT, V_LEADER,
-    V_MAX_BID, V_N, V_NPLAYED, V_PARAMS, V_PHASE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TRICK, V_TRICK_CARD,
+    V_JACKS, V_MAX_BID, V_N, V_NPLAYED, V_PARAMS, V_PHASE, V_SEAT, V_SITOUT, V_SM_MIN, V_T, V_TRICK, V_TRICK_CARD,
     V_TRICK_SEAT, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
 )
 from simcards.games.cutthroat.policies import EXPERT_PARAMS, P_MARGIN, SIG, expected_tricks, expert_blind, \
@@ -62,8 +64,8 @@ from simcards.games.cutthroat.policies import EXPERT_PARAMS, P_MARGIN, SIG, expe
 from simcards.games.cutthroat.rules import end_trick, record_play, score_bid, start_trick
 from simcards.games.cutthroat.variant import CutthroatVariant
 
-P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_WORLDS, P_BID_SPAN = range(7)
-PIMC_PARAMS = play_params(17) + (BAG_COST, BID_WORLDS, bid_span(17))
+P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_WORLDS, P_BID_SPAN, P_PLAYOUT_WORLDS = range(8)
+PIMC_PARAMS = play_params(17) + (BAG_COST, BID_WORLDS, bid_span(17), PLAYOUT_WORLDS)
 HARD_TRIES = 200
 SHAPE_TRIES = 40  # redraws of a bid world that contradicts the earlier bids before it is kept anyway
 BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert would bid within this many
@@ -111,9 +113,40 @@ def pimc_card(view, masks, rng, totals):
     n = view[V_N]
     hand = masks[M_HAND]
     left = popcount(hand)
-    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)) or popcount(legal) < 2:
+    if popcount(legal) < 2:
         return prefer, 0
+    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)):
+        return _playout_card(view, masks, rng, prefer, totals)
     n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
+    worlds = np.zeros((n_worlds, n), np.uint64)
+    count = _play_worlds(view, masks, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0
+    npl = view[V_NPLAYED]
+    trick = view[V_TRICK]
+    sitout = view[V_SITOUT]
+    R = solver_rules(n, 3, trump_lead_restrict(npl, view[V_BROKEN], hand, legal, _SUITS[3]),
+                     sitout if trick == 0 else -1)
+    suit_masks = _SUITS.copy()
+    tc = np.zeros(8, np.int64)
+    for i in range(npl):
+        tc[i] = view[V_TRICK_CARD + i]
+    utility = np.zeros(left + 1, np.int64)
+    _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
+    return solve_worlds(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
+                        np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
+                        legal, utility, prefer, np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
+                        np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
+
+
+@helper
+def _play_worlds(view, masks, rng, n_worlds, worlds):
+    """Up to ``n_worlds`` deals of the unseen cards at a play decision (exact hand sizes, shown
+    voids, the dealer one card short while he sits out trick 1) into ``worlds``; returns how many."""
+    me = view[V_SEAT]
+    n = view[V_N]
+    hand = masks[M_HAND]
+    left = popcount(hand)
     played = masks[M_PLAYED]
     npl = view[V_NPLAYED]
     trick = view[V_TRICK]
@@ -132,22 +165,46 @@ def pimc_card(view, masks, rng, totals):
             size -= 1  # plays no card to trick 1 and holds one card fewer
         sizes[s] = size if s != me else left
         allowed[s] = (_ALL & ~masks[M_VOID + s]) if s != me else np.uint64(0)
+    return sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
+
+
+@helper
+def _playout_card(view, masks, rng, prefer, totals):
+    """Before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards) played in
+    ``playout_worlds`` worlds, then the hand played out by expert at every seat
+    (:func:`rollout`), valued by :func:`hand_value` of the whole hand (the tricks and prize
+    jacks taken so far included); the best total is played (ties: ``prefer``, expert's card).
+    ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
+    n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
+    if n_worlds == 0:
+        return prefer, 0
+    n = view[V_N]
+    legal = masks[M_LEGAL]
+    alive = masks[M_DECK] & ~masks[M_PLAYED]
+    for i in range(view[V_NPLAYED]):
+        alive |= bit(view[V_TRICK_CARD + i])  # the trick in progress
+    candidates = distinct_cards(legal, alive, _SUITS, prefer)
+    if popcount(candidates) < 2:
+        return prefer, 0
     worlds = np.zeros((n_worlds, n), np.uint64)
-    count = sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
+    count = _play_worlds(view, masks, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
-    R = solver_rules(n, 3, trump_lead_restrict(npl, view[V_BROKEN], hand, legal, _SUITS[3]),
-                     sitout if trick == 0 else -1)
-    suit_masks = _SUITS.copy()
-    tc = np.zeros(8, np.int64)
-    for i in range(npl):
-        tc[i] = view[V_TRICK_CARD + i]
-    utility = np.zeros(left + 1, np.int64)
-    _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
-    return solve_worlds(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
-                        np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
-                        legal, utility, prefer, np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
-                        np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
+    base = _expert_view(view)
+    rv = base.copy()
+    rm = masks.copy()
+    hands = np.zeros(n, np.uint64)
+    tricks = np.zeros(n, np.int64)
+    jacks = np.zeros(n, np.uint64)
+    for w in range(count):
+        for c in range(64):
+            if candidates & bit(c):
+                rollout(base, masks, worlds[w], c, rv, rm, hands, rng, tricks, jacks)
+                for s in range(n):
+                    tricks[s] += view[V_TRICKS + s]
+                    jacks[s] |= np.uint64(view[V_JACKS + s])
+                totals[c] += hand_value(view, masks, tricks, jacks)
+    return best_candidate(candidates, totals, prefer), count
 
 
 @policy(SIG)

@@ -9,8 +9,12 @@ number bid more than ``bid_tolerance`` away from int(expert estimate + 0.8), a N
 whose Nil risk is 2.6 or more (Blind Nil and teams that exchanged cards are not checked).
 Every legal card is solved double dummy in every world, the result scored, and the card
 with the best total is played (ties: expert's card if it is among the best, else the lowest
-card). Earlier in the hand, and for bids, exchange, Blind Nil and misdeal, it plays as
-``expert`` at expert's default parameters.
+card). Earlier in the hand it plays expert's card (``playout_worlds`` = 0) or decides by
+play-outs (:func:`_playout_card`: each distinct legal card played, then the hand played out by
+expert at every seat, in ``playout_worlds`` worlds shaped as above, scored by the rules'
+points of the whole hand); for bids (below), exchange, Blind Nil and misdeal it is
+``expert`` at expert's default parameters. The view's eight parameter slots are all taken:
+``min_worlds`` is the constant ``core.pimc.MIN_WORLDS`` here.
 
 Scoring of a world, where ``v`` is the tricks the partnership takes from here:
 both teams' contracts (number bids only) scored as the rules do, made 10 per bid trick,
@@ -33,8 +37,8 @@ from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, best_candidate, bid_span, play_params, sample_world, solve_worlds, solver_rules,
-    trump_lead_restrict, with_params,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, PLAYOUT_WORLDS, best_candidate, bid_span, distinct_cards,
+    play_params, sample_world, solve_worlds, solver_rules, trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
@@ -46,13 +50,15 @@ from simcards.games.spades.policies import (
     nil_risk,
 )
 
-P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_TOLERANCE, P_BID_WORLDS, P_BID_SPAN = range(8)
-PIMC_PARAMS = play_params(13) + (
+# the view has 8 parameter slots: min_worlds is the constant core.pimc.MIN_WORLDS here (its default)
+P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_BAG_COST, P_BID_TOLERANCE, P_BID_WORLDS, P_BID_SPAN, P_PLAYOUT_WORLDS = range(8)
+PIMC_PARAMS = play_params(13, min_worlds=False) + (
     BAG_COST,
     PolicyParam("bid_tolerance", 2, 0, 13, "redraw a world where a seat's dealt hand is further than this from "
                 "its bid by expert's rules (13: bids ignored)", integer=True),
     BID_WORLDS,
     bid_span(13),
+    PLAYOUT_WORLDS,
 )
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
@@ -250,8 +256,10 @@ def pimc_card(view, rng, totals):
         totals[c] = 0
     me = view[V_SEAT]
     left = popcount(np.uint64(view[V_HAND]))
-    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)) or popcount(legal) < 2:
+    if popcount(legal) < 2:
         return prefer, 0
+    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)):
+        return _playout_card(view, rng, prefer, totals)
     n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
     count = _sample_worlds(view, rng, n_worlds, worlds)
@@ -284,7 +292,46 @@ def _dd_card(view, worlds, count, side, utility, prefer, totals):
     return solve_worlds(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
                         np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
                         np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
-                        np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
+                        np.int64(MIN_WORLDS), left, totals)
+
+
+@helper
+def _playout_card(view, rng, prefer, totals):
+    """Before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards) played in
+    ``playout_worlds`` worlds, then the hand played out by expert at every seat
+    (:func:`rollout`), scored by the rules' points of the whole hand, the tricks taken so far
+    included (:func:`_hand_points`, ``bag_cost``); the best total is played (ties: ``prefer``,
+    expert's card). ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
+    n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
+    if n_worlds == 0:
+        return prefer, 0
+    legal = np.uint64(view[V_LEGAL])
+    alive = np.uint64(view[V_DECK]) & ~np.uint64(view[V_PLAYED])
+    suit_masks = np.zeros(4, np.uint64)
+    for s in range(4):
+        suit_masks[s] = np.uint64(view[V_SUITS + s])
+        if view[V_TABLE + s] >= 0:
+            alive |= bit(view[V_TABLE + s])  # the trick in progress
+    candidates = distinct_cards(legal, alive, suit_masks, prefer)
+    if popcount(candidates) < 2:
+        return prefer, 0
+    worlds = np.zeros((n_worlds, 4), np.uint64)
+    count = _sample_worlds(view, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0
+    base = _expert_view(view)
+    bag_cost = param_value(view, V_PARAMS + P_BAG_COST)
+    rv = base.copy()
+    hands = np.zeros(4, np.uint64)
+    tricks = np.zeros(4, np.int64)
+    for w in range(count):
+        for c in range(64):
+            if candidates & bit(c):
+                rollout(base, worlds[w], c, rv, hands, rng, tricks)
+                for s in range(4):
+                    tricks[s] += view[V_TRICKS + s]
+                totals[c] += _hand_points(view, tricks, bag_cost)
+    return best_candidate(candidates, totals, prefer), count
 
 
 @policy(SIG)
