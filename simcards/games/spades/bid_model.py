@@ -1,4 +1,4 @@
-"""``fitted``: expert's card play with bids from a model fitted to ``pimc``'s simulated bids.
+"""``fitted``: bids from a model fitted to ``pimc``'s simulated bids, expert's play sharpened.
 
 ``pimc`` bids by simulation: each candidate bid (expert's number bid ``c = max(int(estimate +
 0.8), 1)`` and the legal bids within 2 of it, and Nil) is played out by ``expert`` in sampled
@@ -13,7 +13,9 @@ code reads them as constant arrays (``core/slotnet.py``), so a bid costs a few t
 floating-point operations and allocates nothing (features, hidden layer and slot values live on
 the stack).
 
-Every other decision (blind, exchange, card play, misdeal) is ``expert``'s, at its parameters.
+Card play is expert's with six spots sharpened, each measured by a ladder (attacking an
+opposing Nil, setting the opponents, covering the partner's Nil: ``policies.card_play`` with
+``sharp``). Every other decision (blind, exchange, misdeal) is ``expert``'s, at its parameters.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from simcards.core.slotnet import best_slot, check_shapes, side_shape, slot_valu
 from simcards.games.spades import bid_model_data as data
 from simcards.games.spades.policies import (
     EXPERT, EXPERT_PARAMS, SIG, V_BAG_LIMIT, V_BAGS, V_BID, V_DEALER, V_HAND, V_LEGAL, V_SCORE, V_SEAT, V_SUITS,
-    V_TARGET, expert_estimate, nil_risk, sure_tricks,
+    V_TARGET, expert_estimate, fitted_play, nil_risk, sure_tricks,
 )
 
 SLOT_OFFSETS = (-2, -1, 1, 2)  # number-bid slots beside the centre c (slot 0 is Nil)
@@ -160,9 +162,10 @@ def fitted_bid(view, rng):
     return _choice(view, pred)
 
 
-FITTED = Policy("fitted", base=EXPERT, bid=fitted_bid, params=EXPERT_PARAMS,
-                help="expert's play; bids from a model fitted to pimc's simulated bids (bid_model.py; of "
-                     "expert's parameters only Blind Nil's bn_deficit and bn_opp_within are read)")
+FITTED = Policy("fitted", base=EXPERT, bid=fitted_bid, play=fitted_play, params=EXPERT_PARAMS,
+                help="bids from a model fitted to pimc's simulated bids (bid_model.py), expert's play "
+                     "sharpened against Nil and for sets (policies.card_play); of expert's parameters "
+                     "only Blind Nil's bn_deficit and bn_opp_within are read")
 
 
 def predictions(view):

@@ -585,8 +585,39 @@ def cover_play(view, legal, hand, unseen):
     return -1  # partner is safe in this trick: play normally
 
 
-@policy(SIG)
-def expert_play(view, rng):
+@helper(nb.int64(nb.uint64, nb.uint64, nb.int64[:]))
+def lowest_uncovered(cards, unseen, view):
+    """The card of ``cards`` with the fewest unseen cards of its suit below it (ties: the lower
+    rank): led to a Nil bidder, the card it is least likely to have a card to duck under."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        sm = np.uint64(view[V_SUITS + s])
+        m = cards & sm
+        if m == 0:
+            continue
+        c = lowest_card(m)
+        key = popcount(unseen & sm & (bit(c) - _ONE)) * 64 + rank_value(c)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@inline
+def card_play(view, sharp):
+    """The card ``expert`` plays (``sharp`` False) or ``fitted`` plays (``sharp`` True).
+
+    ``sharp`` changes six spots, each measured by a ladder against the old rule
+    (docs/games/spades.md, "fitted"): it attacks an opposing Nil unless its own contract
+    needs every trick left (expert: only with 3 tricks to spare), and when the Nil bidder is still
+    to play it stays under the winning card even when it wants tricks, shedding its highest
+    such card (expert: its lowest card, only when it wants no trick); it leads to the Nil the
+    card with the fewest unseen cards below it, trumps included once led trumps are legal;
+    it tries to set the opponents when they need all but two of the tricks left (expert:
+    all but one); covering its partner's Nil it leads a suit the partner has shown void in;
+    wanting tricks it leads a suit the partner can ruff and the opponents cannot.
+    """
     legal = np.uint64(view[V_LEGAL])
     if popcount(legal) == 1:
         return lowest_card(legal)
@@ -601,6 +632,13 @@ def expert_play(view, rng):
     if view[V_BID + seat] == 0:
         return nil_play(view, legal, hand)  # alive or failed: every trick is a bag
     if view[V_BID + partner] == 0 and view[V_TRICKS + partner] == 0:
+        if sharp and npl == 0:  # lead a suit the Nil bidder is void in: it sheds a card
+            m = np.uint64(0)
+            for s in range(3):
+                if (view[V_VOIDS + partner] >> s) & 1:
+                    m |= legal & np.uint64(view[V_SUITS + s])
+            if m:
+                return highest_by_rank(m, view, True)
         c = cover_play(view, legal, hand, unseen)
         if c >= 0:
             return c
@@ -619,20 +657,28 @@ def expert_play(view, rng):
     for o in ((seat + 1) & 3, (seat + 3) & 3):
         if view[V_BID + o] == 0 and view[V_TRICKS + o] == 0:
             opp_nil = o
-    want = need > 0 or (opp_need > 0 and opp_need >= left - 1)
-    if opp_nil >= 0 and need < left - 2:
+    want = need > 0 or (opp_need > 0 and opp_need >= left - (2 if sharp else 1))
+    if opp_nil >= 0 and need < left - (0 if sharp else 2):
         # attack the Nil: keep it winning, lead and follow low under it
         if npl == 0:
             m = legal & ~trumps_m  # side suits the Nil bidder still holds
             for s in range(3):
                 if (view[V_VOIDS + opp_nil] >> s) & 1:
                     m &= ~np.uint64(view[V_SUITS + s])
+            if sharp:
+                if not (view[V_VOIDS + opp_nil] >> 3) & 1:
+                    m |= legal & trumps_m
+                return lowest_uncovered(m if m else legal, unseen, view)
             return lowest_by_rank(m if m else legal, view, True)
         if view[V_WIN_SEAT] == opp_nil:
             c = highest_below(legal, view[V_WIN_CARD], view)
             if c >= 0:
                 return c
-        elif view[V_TABLE + opp_nil] < 0 and not want:
+        elif view[V_TABLE + opp_nil] < 0 and (sharp or not want):
+            if sharp:
+                c = highest_below(legal, view[V_WIN_CARD], view)
+                if c >= 0:
+                    return c
             return lowest_by_rank(legal, view, True)
 
     if npl == 0:
@@ -645,6 +691,12 @@ def expert_play(view, rng):
             tm = masters_of(legal, unseen, view, 3)
             if tm and popcount(legal & trumps_m) >= 2:
                 return highest_card(tm)
+            if sharp and not (view[V_VOIDS + partner] >> 3) & 1:  # a suit the partner ruffs
+                opp_voids = view[V_VOIDS + ((seat + 1) & 3)] | view[V_VOIDS + ((seat + 3) & 3)]
+                for s in range(3):
+                    m = legal & np.uint64(view[V_SUITS + s])
+                    if m and (view[V_VOIDS + partner] >> s) & 1 and not (opp_voids >> s) & 1:
+                        return lowest_card(m)
             # lead low from the shortest side suit to make a void for ruffing
             best_s = -1
             best_n = 99
@@ -695,6 +747,16 @@ def expert_play(view, rng):
     if c >= 0:
         return c
     return lowest_card(legal)
+
+
+@policy(SIG)
+def expert_play(view, rng):
+    return card_play(view, False)
+
+
+@policy(SIG)
+def fitted_play(view, rng):
+    return card_play(view, True)
 
 
 EXPERT = Policy("expert", blind=expert_blind, bid=expert_bid, exchange=expert_exchange,
