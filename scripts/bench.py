@@ -161,6 +161,7 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             row = {"strain": letter, "cards": cards, "deals": deals, "solver": f"simcards ({name})",
                    "solves_per_s": deals / seconds, "nodes_per_solve": int(table.counters[dd.C_NODES] / deals),
                    "searched_per_solve": int(table.counters[dd.C_TT_STORES] / deals),
+                   "entered_per_solve": int(table.counters[dd.C_ENTERED] / deals),
                    "tt_hits_per_solve": int(table.counters[dd.C_TT_HITS] / deals),
                    "quick_cuts_per_solve": int(table.counters[dd.C_QUICK_CUTS] / deals),
                    "ns_per_node": seconds / max(1, int(table.counters[dd.C_NODES])) * 1e9,
@@ -186,7 +187,8 @@ def dd_lines(r: dict) -> list[str]:
     """The text of one :func:`dd_bench` row."""
     head = f"{r['strain']} {r['cards']:2} cards {r['deals']} deals"
     lines = [f"{head}  {r['solver']:<34} {r['solves_per_s']:9.2f} solves/s  {r['nodes_per_solve']:>10,} nodes"
-             f" {r['searched_per_solve']:>8,} searched  {r['tt_hits_per_solve']:>9,} table hits"
+             f" {r['entered_per_solve']:>8,} entered {r['searched_per_solve']:>7,} searched"
+             f"  {r['tt_hits_per_solve']:>9,} table hits"
              f"  {r['quick_cuts_per_solve']:>8,} quick cuts  {r['ns_per_node']:4.0f} ns/node"
              f"  solve median {r['median_s'] * 1000:.1f} ms, p90 {r['p90_s'] * 1000:.1f}, max {r['max_s'] * 1000:.1f}"
              + (f", {r['pool_sweeps']} pool sweeps" if r['pool_sweeps'] else "")]

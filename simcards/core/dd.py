@@ -75,8 +75,9 @@ F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
 S_LEN = 5
 # counters (int64 array ``ctr``)
-C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES, C_CUTS, C_FIRST_CUTS, C_TT_RESETS = 0, 1, 2, 3, 4, 5, 6
-C_LEN = 7
+C_NODES, C_TT_HITS, C_QUICK_CUTS, C_TT_STORES, C_CUTS, C_FIRST_CUTS, C_TT_RESETS, C_ENTERED = 0, 1, 2, 3, 4, 5, 6, 7
+C_LEN = 8  # C_ENTERED: trick starts entered below the root (DDS's node count)
+TT_FIRST = 6  # with this many tricks left or more, the table is probed before the quick tricks (DDS: depth >= 20)
 
 KEY_WORDS = 3  # suit lengths of every hand, leader, broken, trump; measured side
 ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the relevance pattern
@@ -577,8 +578,18 @@ def _holder(H, c):
     return -1
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _bonus(c, kill, hint, a, b):
+    """DDS's bonus for the killer move (``a``) or else the table's best lead (``b``)."""
+    if c == kill:
+        return a
+    if c == hint:
+        return b
+    return 0
+
+
 @nb.njit(cache=True, _nrt=False)
-def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
+def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint):
     """DDS's weight of leading card ``c`` (of suit ``s``) in a four-seat partnership game
     (``WeightAllocTrump0`` / ``WeightAllocNT0``, without their killer and table-move terms,
     which the search applies itself): it looks at the whole position, not at the card alone.
@@ -587,7 +598,8 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
     (a top card, partner's top card, partner's ruff the opponents cannot overruff), who holds
     the top three cards (a finesse position: LHO's top card with partner's second one), ruffs
     for either side, and the card's rank among the live cards of its suit (``rr``: 1 for the
-    top card)."""
+    top card). ``kill``, ``hint``: the killer move and the table's best lead (cards, or -1),
+    which get DDS's bonus (larger when the side wins the trick)."""
     lho = (seat + 1) & 3
     pd = (seat + 2) & 3
     rho = (seat + 3) & 3
@@ -625,8 +637,8 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
             elif s_h == lho:
                 delta += 22 if len_l != 1 else 16
             if (s_h != lho or len_l == 1) and (s_h != rho or len_r == 1):
-                return delta + 45 + rr
-            return delta + 18 + rr
+                return delta + 45 + rr + _bonus(c, kill, hint, 126, 32)
+            return delta + 18 + rr + _bonus(c, kill, hint, 126, 32)
         if w_h == rho or s_h == rho:
             if len_r != 1:
                 delta -= 10
@@ -638,14 +650,14 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
         elif (s_h == seat and t_h == pd and len_p > 1) or (s_h == pd and t_h == seat and len_p > 1):
             delta += 25
         if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
-            return delta + 28 + rr
+            return delta + 28 + rr + _bonus(c, kill, hint, 47, 19)
         if w_h == seat:
-            return delta - 17 + rr
+            return delta - 17 + rr + _bonus(c, kill, hint, 47, 19)
         if not seq:
-            return delta + 12 + rr
+            return delta + 12 + rr + _bonus(c, kill, hint, 47, 19)
         if c == s_card:
-            return delta + 48
-        return delta + 29 - rr
+            return delta + 48 + _bonus(c, kill, hint, 47, 19)
+        return delta + 29 - rr + _bonus(c, kill, hint, 47, 19)
     tm = suit_masks[trump]
     t_l = H[lho] & tm
     t_p = H[pd] & tm
@@ -690,37 +702,37 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left):
             win = True
     if win:
         if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
-            return delta + 35 + rr
+            return delta + 35 + rr + _bonus(c, kill, hint, 55, 18)
         if w_h == seat:
             if s_h == pd:
-                return delta + 48 + rr
+                return delta + 48 + rr + _bonus(c, kill, hint, 55, 18)
             if c == w_card:
-                return delta + 31
-            return delta - 3 + rr
+                return delta + 31 + _bonus(c, kill, hint, 55, 18)
+            return delta - 3 + rr + _bonus(c, kill, hint, 55, 18)
         if w_h == pd:
-            return delta + (42 if s_h == seat else 28) + rr
+            return delta + (42 if s_h == seat else 28) + rr + _bonus(c, kill, hint, 55, 18)
         if seq and c == s_card:
-            return delta + 40
+            return delta + 40 + _bonus(c, kill, hint, 55, 18)
         if seq:
-            return delta + 22 + rr
-        return delta + 11 + rr
+            return delta + 22 + rr + _bonus(c, kill, hint, 55, 18)
+        return delta + 11 + rr + _bonus(c, kill, hint, 55, 18)
     if s_h == pd and t_h == pd:
         delta += 20
     elif (s_h == seat and t_h == pd and len_p > 1) or (s_h == pd and t_h == seat and len_p > 1):
         delta += 13
     if (len_l == 1 and w_h == lho) or (len_r == 1 and w_h == rho):
-        return delta + rr + 2
+        return delta + rr + 2 + _bonus(c, kill, hint, 18, 0)
     if w_h == seat:
         if s_h == pd:
-            return delta + 33 + rr
+            return delta + 33 + rr + _bonus(c, kill, hint, 18, 0)
         if c == w_card:
-            return delta + 38
-        return delta - 14 + rr
+            return delta + 38 + _bonus(c, kill, hint, 18, 0)
+        return delta - 14 + rr + _bonus(c, kill, hint, 18, 0)
     if w_h == pd:
-        return delta + 34 + rr
+        return delta + 34 + rr + _bonus(c, kill, hint, 18, 0)
     if seq and c == s_card:
-        return delta + 35
-    return delta + 17 - (2 + popcount(sm & (bit(c) - _ONE)))
+        return delta + 35 + _bonus(c, kill, hint, 18, 0)
+    return delta + 17 - (2 + popcount(sm & (bit(c) - _ONE))) + _bonus(c, kill, hint, 18, 0)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -748,9 +760,11 @@ def _unbeaten(x, H, R, suit_masks, led, seat, later, side, mine, t1):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d):
+def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d, kill, hint):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
-    ``skipped[d]``: the cards left out as equivalent to a tried one."""
+    ``skipped[d]``: the cards left out as equivalent to a tried one. At a lead, ``kill`` (the
+    killer move) and ``hint`` (the table's best lead), cards or -1: with DDS's lead weights they
+    get DDS's bonuses, otherwise they go first (the killer before the hint)."""
     trump = R[R_TRUMP]
     n = R[R_SEATS]
     hand = H[seat]
@@ -796,7 +810,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         sc = np.int64(0)
         if order:
             if npl == 0 and pairs and R[R_FEATURES] & F_WEIGHTS:
-                sc = _lead_weight(H, seat, c, s, trump, alive, suit_masks, left)
+                sc = _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint)
             elif npl == 0:
                 top = highest_card(alive & suit_masks[s])
                 top_mine = False
@@ -863,6 +877,11 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         cards[j] = c
         scores[j] = sc
         count += 1
+    if npl == 0 and not (order and pairs and R[R_FEATURES] & F_WEIGHTS):
+        if hint >= 0:
+            _to_front(cards, count, hint)
+        if kill >= 0:
+            _to_front(cards, count, kill)
     return count
 
 
@@ -889,6 +908,11 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
         rel_out[d] = lrel
         return 1 if (side >> winner) & 1 else 0
     if npl == 0 and not t1:
+        ctr[C_ENTERED] += 1
+        if feats & F_TT and left >= TT_FIRST:
+            r = _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d)
+            if r >= 0:
+                return r
         if feats & F_SURE and R[R_TRUMP] >= 0:
             sure = _sure_trump_tricks(H, R, side, suit_masks)
             if sure > 0 and sure >= target:
@@ -920,42 +944,53 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
                 ctr[C_QUICK_CUTS] += 1
                 rel_out[d] = used
                 return 0
-        if feats & F_TT:
-            _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
-            _canonical(H, n, suit_masks, kw[3:8])
-            bucket = np.int64(_hash3(kw) & np.uint64(heads.shape[0] - 1))
-            kw[K_BUCKET] = np.uint64(bucket)
-            kw[K_HINT] = _NONE
-            if heads[bucket, 1] != meta[M_STAMP]:
-                return -1
-            alive = _ZERO
-            for p in range(n):
-                alive |= H[p]
-            ch = heads[bucket, 0]
-            fill = heads[bucket, 2]
-            while ch >= 0:
-                # a chunk's entries newest first (the chain's order: newest chunk first)
-                for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
-                    if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
-                        top = keys[e, 8]
-                        match = True
-                        for p in range(n):
-                            if (kw[3 + p] & top) != keys[e, 3 + p]:
-                                match = False
-                                break
-                        if match:
-                            if bounds[e, 0] >= target:
-                                ctr[C_TT_HITS] += 1
-                                rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                                return 1
-                            if bounds[e, 1] < target:
-                                ctr[C_TT_HITS] += 1
-                                rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
-                                return 0
-                            if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
-                                kw[K_HINT] = np.uint64(e)
-                ch = links[ch]
-                fill = CHUNK
+        if feats & F_TT and left < TT_FIRST:
+            return _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d)
+    return -1
+
+
+@nb.njit(cache=True, _nrt=False)
+def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
+    """The table's answer at a trick start (1, 0, or -1 = none); sets ``kw`` (key, canonical
+    hands, bucket and the best-lead hint of a matching entry whose bounds do not decide)."""
+    n = R[R_SEATS]
+    leader = st[S_LEADER]
+    broken = st[S_BROKEN]
+    _lengths_key(H, n, suit_masks, leader, broken if R[R_LEAD_RESTRICT] else 0, R[R_TRUMP], side, kw)
+    _canonical(H, n, suit_masks, kw[3:8])
+    bucket = np.int64(_hash3(kw) & np.uint64(heads.shape[0] - 1))
+    kw[K_BUCKET] = np.uint64(bucket)
+    kw[K_HINT] = _NONE
+    if heads[bucket, 1] != meta[M_STAMP]:
+        return -1
+    alive = _ZERO
+    for p in range(n):
+        alive |= H[p]
+    ch = heads[bucket, 0]
+    fill = heads[bucket, 2]
+    while ch >= 0:
+        # a chunk's entries newest first (the chain's order: newest chunk first)
+        for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
+            if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
+                top = keys[e, 8]
+                match = True
+                for p in range(n):
+                    if (kw[3 + p] & top) != keys[e, 3 + p]:
+                        match = False
+                        break
+                if match:
+                    if bounds[e, 0] >= target:
+                        ctr[C_TT_HITS] += 1
+                        rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                        return 1
+                    if bounds[e, 1] < target:
+                        ctr[C_TT_HITS] += 1
+                        rel_out[d] = _cards_of_top_mask(top, alive, suit_masks)
+                        return 0
+                    if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
+                        kw[K_HINT] = np.uint64(e)
+        ch = links[ch]
+        fill = CHUNK
     return -1
 
 
@@ -1113,18 +1148,16 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
 
 
 @nb.njit(cache=True, _nrt=False)
-def _hint_first(H, R, suit_masks, suit, rank, cards, count):
-    """Move the card of class (``suit``, ``rank`` from the top) to the front of ``cards``."""
+def _hint_card(H, R, suit_masks, suit, rank):
+    """The live card of class (``suit``, ``rank`` from the top), or -1."""
     alive = _ZERO
     for p in range(R[R_SEATS]):
         alive |= H[p]
     m = alive & suit_masks[suit]
     k = popcount(m) - 1 - np.int64(rank)
     if k < 0:
-        return
-    c = nth_card(m, k)
-    if c >= 0:
-        _to_front(cards, count, c)
+        return np.int64(-1)
+    return np.int64(nth_card(m, k))
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
@@ -1216,14 +1249,16 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
             seat = st[S_LEADER] if npl == 0 else _next_seat(R, ts[base + npl - 1], st[S_T1])
             fr[d, F_SEAT] = seat
             fr[d, F_IDX] = 0
-            cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
-                              st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d)
-            fr[d, F_CNT] = cnt
+            hint = np.int64(-1)
             if kbuf[d, K_BUCKET] != _NONE and kbuf[d, K_HINT] != _NONE:
                 w = np.int64(kbuf[d, K_HINT])
-                _hint_first(H, R, suit_masks, bounds[w, 2] - 1, bounds[w, 3], mbuf[d, :MAX_MOVES], cnt)
-            if npl == 0 and R[R_FEATURES] & F_KILLER and fr[d, F_KILL] >= 0:
-                _to_front(mbuf[d, :MAX_MOVES], cnt, fr[d, F_KILL])  # the last lead that cut at this depth
+                hint = _hint_card(H, R, suit_masks, bounds[w, 2] - 1, bounds[w, 3])
+            kill = np.int64(-1)
+            if npl == 0 and R[R_FEATURES] & F_KILLER:
+                kill = fr[d, F_KILL]  # the last lead that cut at this depth
+            cnt = _candidates(R, side, suit_masks, H, seat, npl, tc[base:], ts[base:], st[S_BROKEN],
+                              st[S_T1], mbuf[d, :MAX_MOVES], mbuf[d, MAX_MOVES:], rb[2], d, kill, hint)
+            fr[d, F_CNT] = cnt
             fr[d, F_NPL], fr[d, F_LEAD], fr[d, F_BRK], fr[d, F_T1] = npl, st[S_LEADER], st[S_BROKEN], st[S_T1]
             fr[d, F_BASE] = base
             rb[1, d] = _ZERO
