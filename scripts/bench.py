@@ -9,6 +9,7 @@
     python scripts/bench.py --dd --dd-deals 100 --dd-strains S --dd-slow 5   # double dummy beside DDS, one thread
     python scripts/bench.py --dd --dd-cards 8,10 --dd-ablation   # nodes and time with each technique off
     python scripts/bench.py --dd --dd-cards 10 --dd-table-bits 12 # a small table (a full pool is swept)
+    python scripts/bench.py --dd --dd-modes bridge,spades,cutthroat3,cutthroat4,cutthroat5,kierki --dd-cards 10,13
 
 Each line runs the real runner in memory (records="summary": kernels plus the
 streaming summary, no disk I/O) for at least --seconds. ``--cpu`` times the process's CPU
@@ -183,6 +184,66 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             yield row
 
 
+DD_MODES = {  # name: (seats, full hand, cards left out of the 52, lead restriction, partnerships)
+    "bridge": (4, 13, (), False, True),
+    "spades": (4, 13, (), True, True),
+    "cutthroat3": (3, 17, (0,), True, False),
+    "cutthroat4": (4, 13, (), True, False),
+    "cutthroat5": (5, 10, (0, 13), True, False),
+    "kierki": (4, 13, (), False, False),
+}
+
+
+def dd_mode_bench(deals: int, cards: int, mode: str, seed: int = 2026) -> dict:
+    """Our solver alone (no DDS plays these rules) under a game mode's trick rules, spades trump,
+    on random deals of the mode's deck (no jokers), the seat on lead = deal number mod seats,
+    solved from the opening lead with spades not yet broken (no forced card on trick 1):
+    ``bridge`` (the reference row), ``spades`` (the Spades lead rule: no spade led before one was
+    played), ``cutthroatN`` (N players, each measured alone against the rest, the lead rule; the
+    3-player deck lacks the 2 of clubs, the 5-player one the 2s of clubs and diamonds) and
+    ``kierki`` (each alone, no trump obligation). ``cards`` 13 means the mode's full hand (17
+    cards a player for 3 players, 10 for 5), fewer an ending of that many cards a player."""
+    import numpy as np
+
+    from simcards.core import dd
+    from simcards.core.cards import SUIT_MASKS
+
+    seats, full, out, restrict, pairs = DD_MODES[mode]
+    size = full if cards == 13 else min(cards, full)
+    deck = np.array([c for c in range(52) if c not in out])
+    rng = np.random.default_rng(seed)
+    hands = []
+    for _ in range(deals):
+        d = rng.permutation(deck)
+        hands.append([sum(1 << int(c) for c in d[size * p: size * (p + 1)]) for p in range(seats)])
+    rules = dd.rules_row(seats, 3, lead_restrict=restrict)
+    table = dd.Table()
+    side_of = (lambda ld: [ld, (ld + 2) % 4]) if pairs else (lambda ld: [ld])
+    dd.solve(hands[0], rules, side_of(0), SUIT_MASKS, leader=0, table=table)  # compile / load
+    table.counters[:] = 0
+    times = []
+    for i, h in enumerate(hands):
+        leader = i % seats
+        table.fresh()
+        t = time.process_time()
+        dd.solve(h, rules, side_of(leader), SUIT_MASKS, leader=leader, table=table)
+        times.append(time.process_time() - t)
+    ts = np.array(times)
+    return {"mode": mode, "cards": size, "deals": deals, "solves_per_s": deals / ts.sum(),
+            "nodes_per_solve": int(table.counters[dd.C_NODES] / deals),
+            "entered_per_solve": int(table.counters[dd.C_ENTERED] / deals),
+            "median_s": float(np.median(ts)), "p90_s": float(np.percentile(ts, 90)),
+            "p99_s": float(np.percentile(ts, 99)), "max_s": float(ts.max()),
+            "max_over_median": float(ts.max() / max(np.median(ts), 1e-9))}
+
+
+def dd_mode_line(r: dict) -> str:
+    return (f"{r['mode']:<11} {r['cards']:2} cards {r['deals']} deals  {r['solves_per_s']:9.2f} solves/s"
+            f"  {r['nodes_per_solve']:>10,} nodes {r['entered_per_solve']:>8,} entered"
+            f"  solve median {r['median_s'] * 1000:.1f} ms, p90 {r['p90_s'] * 1000:.1f}, p99 {r['p99_s'] * 1000:.1f},"
+            f" max {r['max_s'] * 1000:.1f} ({r['max_over_median']:.0f}x the median)")
+
+
 def dd_lines(r: dict) -> list[str]:
     """The text of one :func:`dd_bench` row."""
     head = f"{r['strain']} {r['cards']:2} cards {r['deals']} deals"
@@ -231,8 +292,17 @@ def main() -> None:
     ap.add_argument("--dd-table-bits", type=int, help="with --dd: table size, dd.Table(bits) (default: dd.Table())")
     ap.add_argument("--dd-seed", type=int, default=2026, help="with --dd: seed of the deals")
     ap.add_argument("--dd-slow", type=int, default=0, help="with --dd: list the N deals of the worst ratios")
+    ap.add_argument("--dd-modes", help="with --dd: our solver alone under game modes' trick rules, comma-separated: "
+                    + ", ".join(DD_MODES) + " (instead of the DDS comparison)")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+
+    if args.dd and args.dd_modes:
+        for cards in (int(c) for c in args.dd_cards.split(",")):
+            for mode in args.dd_modes.split(","):
+                r = dd_mode_bench(args.dd_deals, cards, mode, args.dd_seed)
+                print(json.dumps(r) if args.json else dd_mode_line(r), flush=True)
+        return
 
     if args.dd:
         for cards in (int(c) for c in args.dd_cards.split(",")):
