@@ -9,6 +9,7 @@ default) lets the runner size chunks by measured time; an integer fixes them.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
@@ -36,6 +37,7 @@ class ExperimentSpec:
     records: str = "all"
     policy_files: Mapping[str, str] = field(default_factory=dict)  # path -> sha256
     start: int = 0  # first record index: records start .. start+count-1
+    code: str = ""  # code_fingerprint(): the simcards sources that make the records
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -50,7 +52,8 @@ class ExperimentSpec:
             return cls(game=d["game"], unit=d["unit"], count=int(d["count"]), seed=int(d["seed"]),
                        variant=dict(d["variant"]), policies=tuple(d["policies"]),
                        chunk_size=None if d.get("chunk_size") is None else int(d["chunk_size"]), records=d.get("records", "all"),
-                       policy_files=dict(d.get("policy_files", {})), start=int(d.get("start", 0)))
+                       policy_files=dict(d.get("policy_files", {})), start=int(d.get("start", 0)),
+                       code=str(d.get("code", "")))
         except (KeyError, TypeError, ValueError) as exc:
             raise SimcardsError(f"not a simcards experiment spec ({type(exc).__name__}: {exc})") from None
 
@@ -94,6 +97,22 @@ def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mappi
 
 
 
+@functools.lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """Digest of the sources that make records (``simcards/core`` and ``simcards/games``).
+
+    Part of the spec, so a results folder started by other code (an upgrade, an edited rule or
+    policy) is not resumed or reused as if it held this code's records: deal ``i`` of seed ``s``
+    is the same deal only under the same rules and policies."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for folder in ("core", "games"):
+        for f in sorted((root / folder).rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def file_fingerprint(path: str) -> str:
     try:
         return hashlib.sha256(Path(path).expanduser().read_bytes()).hexdigest()[:16]
@@ -129,4 +148,4 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
         raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
     return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),
                           policies=tuple(specs), chunk_size=chunk_size, records=records,
-                          policy_files=files, start=start)
+                          policy_files=files, start=start, code=code_fingerprint())

@@ -444,6 +444,10 @@ def _mismatch(existing: dict[str, Any], spec: ExperimentSpec, path: Path) -> str
     new_identity = spec.identity()
     if old_identity == new_identity:
         return None
+    if ({k: v for k, v in old_identity.items() if k != "code"}
+            == {k: v for k, v in new_identity.items() if k != "code"}):
+        return (f"{path} was started by other simcards code (its rules or policies differ from this "
+                f"version's, so its records would too); pass --force to start over")
     same_but_files = ({k: v for k, v in old_identity.items() if k != "policy_files"}
                       == {k: v for k, v in new_identity.items() if k != "policy_files"})
     if same_but_files:

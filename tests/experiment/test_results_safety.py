@@ -21,6 +21,7 @@ from simcards.experiment import runner, store
 from simcards.app.workflows import compare
 from simcards.experiment.compare import parse_arm, parse_precision, print_differences
 from simcards.experiment.runner import ChunkPlanner, Interrupted, execute
+from simcards.experiment import spec as spec_module
 from simcards.experiment.spec import make_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -398,6 +399,23 @@ def test_an_edited_policy_file_is_named(tmp_path):
     bots.write_text("def keep(view, rng):\n    return 0\n")
     with pytest.raises(SimcardsError, match=r"policy file .*bots.py changed since .* pass --force to start over"):
         execute(toy_spec(policy=policy), out=tmp_path / "r")
+
+
+def test_records_of_other_simcards_code_are_neither_resumed_nor_reused(tmp_path, monkeypatch):
+    # a folder made before an upgrade (or an edited rule or policy) holds that code's records
+    execute(toy_spec(), out=tmp_path / "r")
+    monkeypatch.setattr(spec_module, "code_fingerprint", lambda: "other-code")
+    with pytest.raises(SimcardsError, match=r"started by other simcards code .* pass --force to start over"):
+        execute(toy_spec(), out=tmp_path / "r")
+    execute(toy_spec(), out=tmp_path / "r", force=True)
+    assert json.loads((tmp_path / "r" / "meta.json").read_text())["spec"]["code"] == "other-code"
+    # a ladder's or comparison's pairs, rerun with --force, are computed again by the new code
+    arms = [parse_arm("name=a"), parse_arm("sides=7,name=b")]
+    compare("toy", arms, deals=640, seed=1, out=tmp_path / "c")
+    monkeypatch.setattr(spec_module, "code_fingerprint", lambda: "newer-code")
+    compare("toy", arms, deals=640, seed=1, out=tmp_path / "c", force=True)
+    codes = {json.loads(m.read_text())["spec"]["code"] for m in (tmp_path / "c" / "arms").glob("*/meta.json")}
+    assert codes == {"newer-code"}
 
 
 # ----- 11. the compare table
