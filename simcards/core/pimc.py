@@ -35,9 +35,13 @@ MAX_WORLDS = 256
 
 
 MIN_WORLDS = 4  # worlds solved before node_budget can stop the sampling, where no min_worlds parameter
-PLAYOUT_WORLDS = PolicyParam("playout_worlds", 0, 0, MAX_WORLDS, "before dd_cards: deals sampled per card decision, "
-                             "each distinct legal card played out by expert at every seat in every one (0 = expert's "
-                             "card)", integer=True)
+
+
+def playout_worlds(default: int) -> PolicyParam:
+    """The ``playout_worlds`` parameter (the search before ``dd_cards``) with a game's default."""
+    return PolicyParam("playout_worlds", default, 0, MAX_WORLDS, "before dd_cards: deals sampled per card decision, "
+                       "each distinct legal card played out by expert at every seat in every one (0 = expert's card)",
+                       integer=True)
 
 
 def play_params(max_cards: int, min_worlds: bool = True) -> tuple:

@@ -50,7 +50,7 @@ def test_plays_the_card_that_is_best_in_every_world():
 
 
 def test_before_dd_cards_it_plays_experts_card():
-    card, solved, totals = card_totals(ending_view(":dd_cards=1"))
+    card, solved, totals = card_totals(ending_view(":dd_cards=1:playout_worlds=0"))
     assert solved == 0 and totals == {}
     assert card == parse_cards("AH")[0]  # expert wins it too
 
@@ -171,9 +171,9 @@ def test_bid_candidates_and_expert_fallback():
 
 
 def test_bidding_by_simulation_changes_bids_and_is_reproducible():
-    sim = GAME.simulate("deal", variant(), table("pimc:dd_cards=1"), 17, 0, 30)
-    again = GAME.simulate("deal", variant(), table("pimc:dd_cards=1"), 17, 0, 30)
-    plain = GAME.simulate("deal", variant(), table("pimc:dd_cards=1:bid_worlds=0"), 17, 0, 30)
+    sim = GAME.simulate("deal", variant(), table("pimc:dd_cards=1:playout_worlds=0"), 17, 0, 30)
+    again = GAME.simulate("deal", variant(), table("pimc:dd_cards=1:playout_worlds=0"), 17, 0, 30)
+    plain = GAME.simulate("deal", variant(), table("pimc:dd_cards=1:playout_worlds=0:bid_worlds=0"), 17, 0, 30)
     assert np.array_equal(sim, again)
     bids = [i for i, (name, _) in enumerate(__import__("simcards.games.spades.rules", fromlist=["x"]).DEAL_COLUMNS)
             if name.startswith("bid")]
@@ -207,7 +207,7 @@ def test_playouts_value_one_card_of_each_run_from_the_first_trick():
 
     card, worlds, totals = card_totals(opening_view(":playout_worlds=6"))
     assert worlds == 6
-    expert_card, _, _ = card_totals(opening_view(":dd_cards=1"))
+    expert_card, _, _ = card_totals(opening_view(":playout_worlds=0"))
     suits = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], np.uint64)
     reps = distinct_cards(np.uint64(m("AH QH JH 9H KD 8D 3D 5C 2C")), np.uint64((1 << 52) - 1), suits,
                           np.int64(expert_card))
@@ -223,8 +223,11 @@ def test_playouts_value_one_card_of_each_run_from_the_first_trick():
 
 
 def test_playout_worlds_0_plays_experts_card_before_dd_cards():
-    expert_card, _, _ = card_totals(opening_view(":dd_cards=1"))
-    assert card_totals(opening_view(":playout_worlds=0")) == (expert_card, 0, {})
+    view = opening_view(":playout_worlds=0")
+    expert_card = P.expert_play(view.copy(), np.array([1], np.uint64))  # what pimc asks expert, same stream
+    assert card_totals(view) == (expert_card, 0, {})
+    # the default searches: 16 worlds
+    assert card_totals(opening_view())[1] == 16
 
 
 def test_playouts_same_records_on_threads_and_chunk_sizes():
@@ -240,6 +243,6 @@ def test_playouts_same_records_on_threads_and_chunk_sizes():
     pd.testing.assert_frame_equal(runs[0], runs[1])
     pd.testing.assert_frame_equal(runs[0], runs[2])
     # the play-outs change the play: not the records of pimc without them
-    off = GAME.simulate("deal", variant(), table("pimc:worlds=4:bid_worlds=0"), 5, 0, 6)
+    off = GAME.simulate("deal", variant(), table("pimc:worlds=4:bid_worlds=0:playout_worlds=0"), 5, 0, 6)
     on = GAME.simulate("deal", variant(), table(policy), 5, 0, 6)
     assert not np.array_equal(off, on)

@@ -37,8 +37,8 @@ from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, PLAYOUT_WORLDS, best_candidate, bid_span, distinct_cards,
-    play_params, sample_world, solve_worlds, solver_rules, trump_lead_restrict, with_params,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, best_candidate, bid_span, distinct_cards,
+    play_params, playout_worlds, sample_world, solve_worlds, solver_rules, trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
@@ -58,7 +58,7 @@ PIMC_PARAMS = play_params(13, min_worlds=False) + (
                 "its bid by expert's rules (13: bids ignored)", integer=True),
     BID_WORLDS,
     bid_span(13),
-    PLAYOUT_WORLDS,
+    playout_worlds(16),
 )
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
