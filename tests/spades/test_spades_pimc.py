@@ -49,10 +49,10 @@ def test_plays_the_card_that_is_best_in_every_world():
     assert totals.get(ace, 0) > totals.get(three, 0)
 
 
-def test_before_dd_cards_it_plays_experts_card():
+def test_before_dd_cards_without_playouts_it_plays_fitteds_card():
     card, solved, totals = card_totals(ending_view(":dd_cards=1:playout_worlds=0"))
     assert solved == 0 and totals == {}
-    assert card == parse_cards("AH")[0]  # expert wins it too
+    assert card == parse_cards("AH")[0]  # fitted wins it too
 
 
 def test_node_budget_stops_after_min_worlds():
@@ -207,7 +207,7 @@ def test_playouts_value_one_card_of_each_run_from_the_first_trick():
 
     card, worlds, totals = card_totals(opening_view(":playout_worlds=6"))
     assert worlds == 6
-    expert_card, _, _ = card_totals(opening_view(":playout_worlds=0"))
+    expert_card, _, _ = card_totals(opening_view(":playout_worlds=0"))  # the heuristic's: fitted's
     suits = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], np.uint64)
     reps = distinct_cards(np.uint64(m("AH QH JH 9H KD 8D 3D 5C 2C")), np.uint64((1 << 52) - 1), suits,
                           np.int64(expert_card))
@@ -222,10 +222,10 @@ def test_playouts_value_one_card_of_each_run_from_the_first_trick():
     assert card_totals(opening_view(":playout_worlds=6")) == (card, worlds, totals)
 
 
-def test_playout_worlds_0_plays_experts_card_before_dd_cards():
+def test_playout_worlds_0_plays_fitteds_card_before_dd_cards():
     view = opening_view(":playout_worlds=0")
-    expert_card = P.expert_play(view.copy(), np.array([1], np.uint64))  # what pimc asks expert, same stream
-    assert card_totals(view) == (expert_card, 0, {})
+    fitted_card = P.fitted_play(view.copy(), np.array([1], np.uint64))
+    assert card_totals(view) == (fitted_card, 0, {})
     # the default searches: 16 worlds
     assert card_totals(opening_view())[1] == 16
 

@@ -8,10 +8,10 @@ it has played, ``V_PLAYED_BY``) would not give its bid under expert's bidding ru
 number bid more than ``bid_tolerance`` away from int(expert estimate + 0.8), a Nil on a hand
 whose Nil risk is 2.6 or more (Blind Nil and teams that exchanged cards are not checked).
 Every legal card is solved double dummy in every world, the result scored, and the card
-with the best total is played (ties: expert's card if it is among the best, else the lowest
-card). Earlier in the hand it plays expert's card (``playout_worlds`` = 0) or decides by
+with the best total is played (ties: fitted's card if it is among the best, else the lowest
+card). Earlier in the hand it plays fitted's card (``playout_worlds`` = 0) or decides by
 play-outs (:func:`_playout_card`: each distinct legal card played, then the hand played out by
-expert at every seat, in ``playout_worlds`` worlds shaped as above, scored by the rules'
+fitted's card play at every seat, in ``playout_worlds`` worlds shaped as above, scored by the rules'
 points of the whole hand); for bids (below), exchange, Blind Nil and misdeal it is
 ``expert`` at expert's default parameters. The view's eight parameter slots are all taken:
 ``min_worlds`` is the constant ``core.pimc.MIN_WORLDS`` here.
@@ -46,7 +46,7 @@ from simcards.games.spades.policies import (
     EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
     V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
-    V_VOIDS, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal, expert_play,
+    V_VOIDS, card_play, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal,
     nil_risk,
 )
 
@@ -187,14 +187,14 @@ def _nil_seat(view):
 
 
 @helper
-def rollout(base, world, first, rv, hands, rng, tricks):
+def rollout(base, world, first, rv, hands, rng, tricks, sharp=False):
     """Play the hand out from the position of ``base`` (a view at a decision of its seat,
     with expert's parameters: :func:`_expert_view`) in the deal ``world`` (every seat's
-    hand): the deciding seat plays ``first`` (-1: expert's card), then every seat plays
-    ``expert``'s card. ``tricks[s]``: the tricks seat ``s`` takes from here on, the trick in
-    progress included. ``rv``, ``hands``: scratch. Spades must be broken and trumping on
-    trick 1 is allowed (the rules' defaults: a view does not carry them). The expert
-    decisions draw from ``rng``, the deciding seat's stream; the view is kept by the
+    hand): the deciding seat plays ``first`` (-1: its heuristic card), then every seat plays
+    ``expert``'s card (``sharp``: ``fitted``'s, ``policies.card_play``). ``tricks[s]``: the
+    tricks seat ``s`` takes from here on, the trick in progress included. ``rv``, ``hands``:
+    scratch. Spades must be broken and trumping on trick 1 is allowed (the rules' defaults: a
+    view does not carry them). The heuristic's decisions would draw from ``rng``, the deciding seat's stream; the view is kept by the
     kernel's own bookkeeping (``rules.start_trick``, ``rules.record_play``)."""
     rv[:] = base
     for s in range(4):
@@ -228,7 +228,7 @@ def rollout(base, world, first, rv, hands, rng, tricks):
                 rv[V_LEGAL] = np.int64(legal)
                 rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
                 rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
-                c = expert_play(rv, rng)
+                c = card_play(rv, sharp)
         led, best, best_seat, broken, played = record_play(rv, hands, suit_masks, s, c, pos, led, best,
                                                            best_seat, broken, played)
         c = -1
@@ -251,7 +251,7 @@ def pimc_card(view, rng, totals):
     """The card pimc plays (``totals[c]``: each card's total value; all 0 when expert decided).
     Returns (card, worlds solved)."""
     legal = np.uint64(view[V_LEGAL])
-    prefer = expert_play(view, rng)
+    prefer = card_play(view, True)  # fitted's card
     for c in range(64):
         totals[c] = 0
     me = view[V_SEAT]
@@ -298,10 +298,10 @@ def _dd_card(view, worlds, count, side, utility, prefer, totals):
 @helper
 def _playout_card(view, rng, prefer, totals):
     """Before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards) played in
-    ``playout_worlds`` worlds, then the hand played out by expert at every seat
+    ``playout_worlds`` worlds, then the hand played out by fitted's card play at every seat
     (:func:`rollout`), scored by the rules' points of the whole hand, the tricks taken so far
     included (:func:`_hand_points`, ``bag_cost``); the best total is played (ties: ``prefer``,
-    expert's card). ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
+    fitted's card). ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
     n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
     if n_worlds == 0:
         return prefer, 0
@@ -327,7 +327,7 @@ def _playout_card(view, rng, prefer, totals):
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
-                rollout(base, worlds[w], c, rv, hands, rng, tricks)
+                rollout(base, worlds[w], c, rv, hands, rng, tricks, True)
                 for s in range(4):
                     tricks[s] += view[V_TRICKS + s]
                 totals[c] += _hand_points(view, tricks, bag_cost)
