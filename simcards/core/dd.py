@@ -37,14 +37,18 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   still out takes at least as many tricks as its longest trump holding has cards, which
   proves or refutes a question at a trick start for either side;
 - a **killer move** (``F_KILLER``, DDS's ``bestMove``): the lead that last made a cut-off at
-  the same depth is tried first at a lead, before the table's best lead (DDS's weights rank
-  them so too; the other way round searched 3-5 % more nodes); it is kept from one question
-  to the next;
+  the same depth; with DDS's lead weights it gets DDS's bonus (as does the table's best lead),
+  otherwise it is tried first, before the table's best lead; it is kept from one question to
+  the next;
 - **DDS's lead weights** (``F_WEIGHTS``): with four seats in two partnerships, the leads are
   ordered by DDS's weights, which look at the whole position (the opponents' lengths, who holds
-  the top cards, ruffs for either side); they halved the nodes of full deals. The second and
-  third hand try first the cheapest card that no later opponent can beat (overtaking the
-  partner's card when the opponents could beat it), else a low card.
+  the top cards, ruffs for either side); they halved the nodes of full deals. Other games add
+  DDS's penalty for the opponents' lengths in the suit to the simple scores. The second and
+  third hand (up to four seats) try first the cheapest card that no later opponent can beat
+  (overtaking the partner's card when the opponents could beat it), else a low card;
+- **later tricks** (``F_LATER``, DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships):
+  the top trumps held by the side not on lead give it one or two sure tricks, which refute the
+  side on lead when it needs all (or all but one) of the tricks left.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -68,8 +72,8 @@ R_LEN = 8
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
 F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
-F_WEIGHTS = 256
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS
+F_WEIGHTS, F_LATER = 256, 512
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -388,6 +392,47 @@ def _sure_trump_tricks(H, R, side, suit_masks):
     if mine == 0:
         return -theirs
     return 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def _later_tricks(H, R, side, suit_masks, leader):
+    """(k, cards): trump tricks the side *not* on lead is sure of while the side on lead takes
+    all tricks but ``k - 1`` (DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships, no
+    trump obligation), and the trumps that proof rests on. The top trump wins whichever trick it
+    falls in (1); the top two in the side's hands, one of them with another trump, fall in
+    different tricks (2). With the top trump on the side on lead, the second one behind it (its
+    holder plays after the top trump's, and holds another trump) or the second and third (the
+    second's holder with another trump) win a trick as long as the side never leads (1)."""
+    trump = R[R_TRUMP]
+    tm = suit_masks[trump]
+    trumps = (H[0] | H[1] | H[2] | H[3]) & tm
+    if trumps == _ZERO:
+        return 0, _ZERO
+    lside = (side >> leader) & 1
+    c1 = highest_card(trumps)
+    h1 = _holder(H, c1)
+    rest = trumps ^ bit(c1)
+    o1 = ((side >> h1) & 1) != lside
+    if rest == _ZERO:
+        return (1, bit(c1)) if o1 else (0, _ZERO)
+    c2 = highest_card(rest)
+    h2 = _holder(H, c2)
+    o2 = ((side >> h2) & 1) != lside
+    if o1:
+        if o2 and (popcount(H[h2] & tm) > 1 or popcount(H[(h2 + 2) & 3] & tm) > 1):
+            return 2, bit(c1) | bit(c2)
+        return 1, bit(c1)
+    if not o2 or popcount(H[h2] & tm) <= 1:
+        return 0, _ZERO
+    if h1 == ((h2 + 3) & 3):
+        return 1, bit(c1) | bit(c2)  # the second trump sits behind the top one
+    rest ^= bit(c2)
+    if rest == _ZERO:
+        return 0, _ZERO
+    c3 = highest_card(rest)
+    if ((side >> _holder(H, c3)) & 1) != lside:
+        return 1, bit(c1) | bit(c2) | bit(c3)
+    return 0, _ZERO
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -837,7 +882,18 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
                     sc -= 120
                 elif ruff_us:
                     sc += 60
-            elif pairs and R[R_FEATURES] & F_WEIGHTS and not last:
+                if R[R_FEATURES] & F_WEIGHTS:
+                    # DDS's suit penalty: the opponents' replies in the suit (a void one counts as long)
+                    opp = 0
+                    k = 0
+                    for p in range(n):
+                        if p != seat and ((side >> p) & 1) != mine:
+                            lp = popcount(H[p] & suit_masks[s])
+                            opp += lp if lp else left
+                            k += 1
+                    if k:
+                        sc -= (opp * 512) // (13 * k)
+            elif R[R_FEATURES] & F_WEIGHTS and not last and (pairs or n < 5):
                 # second or third hand (DDS's WeightAlloc*Notvoid1/2): win with the cheapest card
                 # that no later opponent can beat, else play low
                 beats = _beats(c, win_card, trump, suit_masks)
@@ -944,6 +1000,21 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
                 ctr[C_QUICK_CUTS] += 1
                 rel_out[d] = used
                 return 0
+        if feats & F_LATER and R[R_TRUMP] >= 0 and n == 4 and R[R_OBLIGATION] == OBLIGE_NONE \
+                and ((side >> ((leader + 2) & 3)) & 1) == ((side >> leader) & 1) \
+                and ((side >> ((leader + 1) & 3)) & 1) != ((side >> leader) & 1) \
+                and ((side >> ((leader + 3) & 3)) & 1) != ((side >> leader) & 1):
+            k, used = _later_tricks(H, R, side, suit_masks, leader)
+            if k > 0:
+                if (side >> leader) & 1:
+                    if left - k < target:
+                        ctr[C_QUICK_CUTS] += 1
+                        rel_out[d] = used
+                        return 0
+                elif k >= target:
+                    ctr[C_QUICK_CUTS] += 1
+                    rel_out[d] = used
+                    return 1
         if feats & F_TT and left < TT_FIRST:
             return _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d)
     return -1
