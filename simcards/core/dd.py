@@ -47,8 +47,9 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   third hand (up to four seats) try first the cheapest card that no later opponent can beat
   (overtaking the partner's card when the opponents could beat it), else a low card;
 - **later tricks** (``F_LATER``, DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships):
-  the top trumps held by the side not on lead give it one or two sure tricks, which refute the
-  side on lead when it needs all (or all but one) of the tricks left.
+  the top trumps held by the side not on lead give it one or two sure tricks, and with no trump
+  left, its top cards one when the side on lead's own top-card suits are too short for every
+  trick; they refute the side on lead when it needs all (or all but one) of the tricks left.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -395,20 +396,43 @@ def _sure_trump_tricks(H, R, side, suit_masks):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _later_tricks(H, R, side, suit_masks, leader):
-    """(k, cards): trump tricks the side *not* on lead is sure of while the side on lead takes
-    all tricks but ``k - 1`` (DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships, no
-    trump obligation), and the trumps that proof rests on. The top trump wins whichever trick it
-    falls in (1); the top two in the side's hands, one of them with another trump, fall in
-    different tricks (2). With the top trump on the side on lead, the second one behind it (its
-    holder plays after the top trump's, and holds another trump) or the second and third (the
-    second's holder with another trump) win a trick as long as the side never leads (1)."""
+def _later_tricks(H, R, side, suit_masks, leader, left):
+    """(k, cards): tricks the side *not* on lead is sure of while the side on lead takes all
+    tricks but ``k - 1`` (DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships, no trump
+    obligation), and the cards that proof rests on. The top trump wins whichever trick it falls
+    in (1); the top two in the side's hands, one of them with another trump, fall in different
+    tricks (2). With the top trump on the side on lead, the second one behind it (its holder
+    plays after the top trump's, and holds another trump) or the second and third (the second's
+    holder with another trump) win a trick as long as the side never leads (1). With no trump
+    (left), the side on lead takes every trick only if the suits whose top card it holds give
+    it as many (each its longer holding in the two hands); else the other side takes one (1),
+    resting on its own top cards (DDS's no-trump later tricks). ``left``: tricks left."""
     trump = R[R_TRUMP]
-    tm = suit_masks[trump]
-    trumps = (H[0] | H[1] | H[2] | H[3]) & tm
-    if trumps == _ZERO:
-        return 0, _ZERO
+    alive = H[0] | H[1] | H[2] | H[3]
     lside = (side >> leader) & 1
+    trumps = alive & suit_masks[trump] if trump >= 0 else _ZERO
+    if trumps == _ZERO:
+        # no trump (left): the side on lead takes every trick only if the suits whose top card
+        # it holds last long enough (their longer holding in its hands, summed); the top cards
+        # of the other side that anyone else could lead to are what the proof rests on
+        total = 0
+        used = _ZERO
+        for s in range(4):
+            live = alive & suit_masks[s]
+            if live == _ZERO:
+                continue
+            top = highest_card(live)
+            h = _holder(H, top)
+            if ((side >> h) & 1) == lside:
+                a = popcount(H[h] & suit_masks[s])
+                b = popcount(H[(h + 2) & 3] & suit_masks[s])
+                total += a if a > b else b
+            elif live != bit(top):
+                used |= bit(top)
+        if total > 0 and total < left:
+            return 1, used
+        return 0, _ZERO
+    tm = suit_masks[trump]
     c1 = highest_card(trumps)
     h1 = _holder(H, c1)
     rest = trumps ^ bit(c1)
@@ -1000,11 +1024,11 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
                 ctr[C_QUICK_CUTS] += 1
                 rel_out[d] = used
                 return 0
-        if feats & F_LATER and R[R_TRUMP] >= 0 and n == 4 and R[R_OBLIGATION] == OBLIGE_NONE \
+        if feats & F_LATER and n == 4 and R[R_OBLIGATION] == OBLIGE_NONE \
                 and ((side >> ((leader + 2) & 3)) & 1) == ((side >> leader) & 1) \
                 and ((side >> ((leader + 1) & 3)) & 1) != ((side >> leader) & 1) \
                 and ((side >> ((leader + 3) & 3)) & 1) != ((side >> leader) & 1):
-            k, used = _later_tricks(H, R, side, suit_masks, leader)
+            k, used = _later_tricks(H, R, side, suit_masks, leader, left)
             if k > 0:
                 if (side >> leader) & 1:
                     if left - k < target:
