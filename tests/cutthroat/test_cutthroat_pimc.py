@@ -138,9 +138,9 @@ def test_bidding_by_simulation_changes_bids_and_is_reproducible(players):
 
     v = GAME.variant(None, pairs=[f"num_players={players}"])
     t = lambda spec: GAME.policies.table([spec] * players)  # noqa: E731
-    sim = GAME.simulate("deal", v, t("pimc:dd_cards=1"), 17, 0, 30)
-    again = GAME.simulate("deal", v, t("pimc:dd_cards=1"), 17, 0, 30)
-    plain = GAME.simulate("deal", v, t("pimc:dd_cards=1:bid_worlds=0"), 17, 0, 30)
+    sim = GAME.simulate("deal", v, t("pimc:dd_cards=1:playout_worlds=0"), 17, 0, 30)
+    again = GAME.simulate("deal", v, t("pimc:dd_cards=1:playout_worlds=0"), 17, 0, 30)
+    plain = GAME.simulate("deal", v, t("pimc:dd_cards=1:playout_worlds=0:bid_worlds=0"), 17, 0, 30)
     expert = GAME.simulate("deal", v, t("expert"), 17, 0, 30)
     assert np.array_equal(sim, again)
     assert np.array_equal(plain, expert)  # dd_cards=1 plays expert's cards; bid_worlds=0 bids expert's bids
@@ -242,9 +242,9 @@ def test_playouts_reproducible_on_threads_and_chunks_and_not_the_old_play(player
             for c, t in ((2, 1), (3, 2))]
     pd.testing.assert_frame_equal(runs[0], runs[1])
     v = GAME.variant(None, pairs=sets)
-    old = GAME.simulate("deal", v, GAME.policies.table(["pimc:worlds=4:bid_worlds=0"] * players), 3, 0, 6)
-    zero = GAME.simulate("deal", v, GAME.policies.table(["pimc:worlds=4:bid_worlds=0:playout_worlds=0"] * players),
+    expert = GAME.simulate("deal", v, GAME.policies.table(["expert"] * players), 3, 0, 6)
+    zero = GAME.simulate("deal", v, GAME.policies.table(["pimc:dd_cards=1:bid_worlds=0:playout_worlds=0"] * players),
                          3, 0, 6)
     new = GAME.simulate("deal", v, GAME.policies.table([policy] * players), 3, 0, 6)
-    assert np.array_equal(old, zero)  # playout_worlds=0: the play before dd_cards is expert's, as before
-    assert not np.array_equal(old, new)
+    assert np.array_equal(expert, zero)  # playout_worlds=0 (no bid search, no double dummy): expert's play
+    assert not np.array_equal(expert, new)

@@ -65,7 +65,7 @@ from simcards.games.cutthroat.rules import end_trick, record_play, score_bid, st
 from simcards.games.cutthroat.variant import CutthroatVariant
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET, P_MIN_WORLDS, P_BAG_COST, P_BID_WORLDS, P_BID_SPAN, P_PLAYOUT_WORLDS = range(8)
-PIMC_PARAMS = play_params(17) + (BAG_COST, BID_WORLDS, bid_span(17), playout_worlds(0))
+PIMC_PARAMS = play_params(17) + (BAG_COST, BID_WORLDS, bid_span(17), playout_worlds(16))
 HARD_TRIES = 200
 SHAPE_TRIES = 40  # redraws of a bid world that contradicts the earlier bids before it is kept anyway
 BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert would bid within this many
