@@ -1,35 +1,41 @@
 """``pimc`` for Kierki's trump deals: perfect-information Monte Carlo card play (core/pimc.py).
 
-In a trump deal (odgrywka), once the seat holds at most ``dd_cards`` cards, each play
-decision deals the unseen cards to the other three seats ``worlds`` times (exact hand sizes,
-shown voids), solves every legal card in every world double dummy with the seat measured
-alone against the other three (the paranoid bound; every trick is worth the same, so the
-score is the tricks), and plays the card with the most tricks in total (ties: expert's card
-if among the best, else the lowest card). Earlier, in the negative deals, and for the trump
-choice and the lottery it is ``expert``, and it reads expert's parameters (its first five).
+In a trump deal (odgrywka) each play decision with two or more legal cards deals the unseen
+cards to the other three seats ``worlds`` times (exact hand sizes, shown voids). Once the seat
+holds at most ``dd_cards`` cards it solves every legal card in every world double dummy with
+the seat measured alone against the other three (the paranoid bound; every trick is worth the
+same, so the score is the tricks). Earlier it plays each distinct legal card
+(core.pimc.distinct_cards) in every world and the deal out by ``expert`` at every seat
+(:func:`rollout`), scored by its own tricks. It plays the card with the most tricks in total
+(ties: expert's card if among the best, else the lowest card). In the negative deals, and
+for the trump choice and the lottery, it is ``expert``, and it reads expert's parameters
+(its first five). The view's eight parameter slots are full, so both phases read ``worlds``
+(no separate ``playout_worlds`` as in Spades and Cutthroat).
 
 The trump obligation of the variant is not in the view: the solver assumes none unless this
-seat, void in the suit led, was allowed only trumps (then ``must_trump``).
+seat, void in the suit led, was allowed only trumps (then ``must_trump``); the play-outs
+assume none.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from simcards.core import dd
-from simcards.core.cards import SUIT_MASKS, popcount
+from simcards.core.cards import SUIT_MASKS, bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, sample_worlds, solve_worlds, solver_rules
+from simcards.core.pimc import MAX_WORLDS, best_candidate, distinct_cards, sample_worlds, solve_worlds, solver_rules
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.kierki.policies import (
     EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_SEAT, I_TRICK_CARDS, I_TRUMP, I_DEAL_TYPE, M_HAND, M_LEGAL,
-    M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, expert_play,
+    I_WIN_CARD, I_WIN_SEAT, M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, _trump_play, beats, expert_play,
 )
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET = 5, 6, 7  # after expert's five
 PIMC_PARAMS = EXPERT.params + (
-    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision", integer=True),
+    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per trump-deal play decision "
+                "(play-outs and double dummy)", integer=True),
     PolicyParam("dd_cards", 5, 1, 13, "trump deals: play double dummy once the seat holds at most this many "
-                "cards (before: expert's card)", integer=True),
+                "cards (before: play-outs of each card by expert at every seat)", integer=True),
     PolicyParam("node_budget", 200_000, 0, 1_000_000_000, "solver nodes per decision: no further world once "
                 "spent (after 4 worlds; 0 = no cap)", integer=True),
 )
@@ -40,21 +46,14 @@ _DECK = np.uint64((1 << 52) - 1)
 
 
 @helper
-def pimc_card(info, masks, rng, totals):
-    """(card, worlds solved) of pimc at this play decision; ``totals[c]``: each card's tricks."""
-    legal = masks[M_LEGAL]
-    prefer = expert_play(info, masks, rng)
-    for c in range(64):
-        totals[c] = 0
+def _sample(info, masks, rng, n_worlds, worlds):
+    """Up to ``n_worlds`` deals of the unseen cards to the other three seats into ``worlds``
+    (exact hand sizes, shown voids); returns how many."""
     hand = masks[M_HAND]
     left = popcount(hand)
-    if (info[I_DEAL_TYPE] != TRUMPS_CODE or left > int(param_value(info, I_PARAMS + P_DD_CARDS))
-            or popcount(legal) < 2):
-        return prefer, 0
     me = info[I_SEAT]
     leader = info[I_LEADER]
     npl = info[I_N_IN_TRICK]
-    trump = info[I_TRUMP]
     played = masks[M_PLAYED]
     fixed = np.zeros(4, np.uint64)
     fixed[me] = hand
@@ -69,9 +68,29 @@ def pimc_card(info, masks, rng, totals):
             if (masks[M_VOIDS] >> np.uint64(4 * s + suit)) & np.uint64(1):
                 a &= ~SUIT_MASKS[suit]
         allowed[s] = a if s != me else np.uint64(0)
+    return sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
+
+
+@helper
+def pimc_card(info, masks, rng, totals):
+    """(card, worlds solved) of pimc at this play decision; ``totals[c]``: each card's tricks."""
+    legal = masks[M_LEGAL]
+    prefer = expert_play(info, masks, rng)
+    for c in range(64):
+        totals[c] = 0
+    hand = masks[M_HAND]
+    left = popcount(hand)
+    if info[I_DEAL_TYPE] != TRUMPS_CODE or popcount(legal) < 2:
+        return prefer, 0
+    if left > int(param_value(info, I_PARAMS + P_DD_CARDS)):
+        return _playout_card(info, masks, rng, prefer, totals)
+    me = info[I_SEAT]
+    leader = info[I_LEADER]
+    npl = info[I_N_IN_TRICK]
+    trump = info[I_TRUMP]
     n_worlds = min(int(param_value(info, I_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
-    count = sample_worlds(unseen, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
+    count = _sample(info, masks, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
     tc = np.zeros(8, np.int64)
@@ -89,6 +108,98 @@ def pimc_card(info, masks, rng, totals):
                         np.int64(param_value(info, I_PARAMS + P_NODE_BUDGET)), np.int64(MIN_WORLDS), left, totals)
 
 
+@helper
+def rollout(info, masks, world, first, rv, rm, hands, tricks):
+    """Play the trump deal out from the play decision at ``info``/``masks`` in the deal
+    ``world`` (every seat's hand): the seat to play plays ``first``, then every seat plays
+    expert's trump-deal card (``policies._trump_play``, careful). ``tricks[s]``: the tricks
+    seat ``s`` takes from here on, the trick in progress included. No trump obligation (the
+    view does not carry the variant's). ``rv``, ``rm``, ``hands``: scratch."""
+    rv[:] = info
+    rm[:] = masks
+    for s in range(4):
+        hands[s] = world[s]
+        tricks[s] = 0
+    trump = info[I_TRUMP]
+    leader = info[I_LEADER]
+    pos = info[I_N_IN_TRICK]
+    win = info[I_WIN_CARD] if pos > 0 else -1
+    win_seat = info[I_WIN_SEAT] if pos > 0 else -1
+    led = info[I_TRICK_CARDS] // 13 if pos > 0 else -1
+    played = masks[M_PLAYED]
+    voids = masks[M_VOIDS]
+    c = first
+    while pos > 0 or hands[leader] != 0:
+        s = (leader + pos) & 3
+        if c < 0:
+            legal = hands[s]
+            if pos > 0 and hands[s] & SUIT_MASKS[led]:
+                legal = hands[s] & SUIT_MASKS[led]
+            if popcount(legal) == 1:
+                c = lowest_card(legal)
+            else:
+                rv[I_SEAT] = s
+                rv[I_N_IN_TRICK] = pos
+                rv[I_WIN_CARD] = win
+                rv[I_WIN_SEAT] = win_seat
+                rm[M_HAND] = hands[s]
+                rm[M_LEGAL] = legal
+                rm[M_PLAYED] = played
+                rm[M_VOIDS] = voids
+                c = _trump_play(rv, rm, True)
+        hands[s] &= ~bit(c)
+        played |= bit(c)
+        rv[I_TRICK_CARDS + pos] = c
+        if pos == 0:
+            led = c // 13
+            win = c
+            win_seat = s
+        else:
+            if c // 13 != led:
+                voids |= np.uint64(1) << np.uint64(4 * s + led)
+            if beats(c, win, trump):
+                win = c
+                win_seat = s
+        c = -1
+        pos += 1
+        if pos == 4:
+            tricks[win_seat] += 1
+            leader = win_seat
+            pos = 0
+
+
+@helper
+def _playout_card(info, masks, rng, prefer, totals):
+    """Trump deals before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards)
+    played in ``worlds`` sampled worlds (the parameter the double-dummy phase reads too: the
+    view's eight parameter slots are full), then the deal played out by expert at every seat
+    (:func:`rollout`), valued by this seat's tricks; the most in total is played (ties:
+    ``prefer``, expert's card). Returns (card, worlds)."""
+    n_worlds = min(int(param_value(info, I_PARAMS + P_WORLDS)), MAX_WORLDS)
+    legal = masks[M_LEGAL]
+    alive = _DECK & ~masks[M_PLAYED]
+    for i in range(info[I_N_IN_TRICK]):
+        alive |= bit(info[I_TRICK_CARDS + i])  # the trick in progress
+    candidates = distinct_cards(legal, alive, SUIT_MASKS.copy(), prefer)
+    if popcount(candidates) < 2:
+        return prefer, 0
+    worlds = np.zeros((n_worlds, 4), np.uint64)
+    count = _sample(info, masks, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0
+    rv = info.copy()
+    rm = masks.copy()
+    hands = np.zeros(4, np.uint64)
+    tricks = np.zeros(4, np.int64)
+    me = info[I_SEAT]
+    for w in range(count):
+        for c in range(64):
+            if candidates & bit(c):
+                rollout(info, masks, worlds[w], c, rv, rm, hands, tricks)
+                totals[c] += tricks[me]
+    return best_candidate(candidates, totals, prefer), count
+
+
 @policy(SIG)
 def pimc_play(info, masks, rng):
     totals = np.zeros(64, np.int64)
@@ -97,4 +208,5 @@ def pimc_play(info, masks, rng):
 
 
 PIMC = Policy("pimc", searching=True, ladder="worlds=8", base=EXPERT, play=pimc_play, params=PIMC_PARAMS,
-              help="trump deals: perfect-information Monte Carlo (paranoid) for the late cards; otherwise expert")
+              help="trump deals: play-outs by expert in sampled worlds, then perfect-information Monte Carlo "
+                   "(paranoid) for the late cards; otherwise expert")
