@@ -11,11 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NUMBA_NUM_THREADS=1
-# sized for the shared 2-core machine, about 15 minutes a game at most on one idle core: with the
+# sized for the shared 2-core machine, under 25 minutes a game on one thread under load: with the
 # play-outs from the first card (playout_worlds=16 at the ladder's budget too) a Spades pimc pair
-# of 500 games each way costs about 70 s, against random about 6 min (random's bids contradict
-# almost every sampled world, so pimc redraws each up to its tries); a Cutthroat pimc pair of 600
-# games about 55 s; a double-dummy deal well under a second. An interrupted run resumes (the
+# of 500 games each way took 1-3 min against a heuristic and 10 min against random (random's bids
+# contradict almost every sampled world, so pimc redraws each up to its tries), 23 min in all at a
+# load of about 5; Cutthroat at 600 games 5.6 min in all (a pimc pair about a minute); a double-dummy
+# deal under a second. An interrupted run resumes (the
 # pairs and the double-dummy runs are resumable folders): run the same command again.
 declare -A count=([spades]="--games 500 --dd-deals 20" [cutthroat]="--games 600" [seep]="--baazis 1000"
                   [kierki]="--games 300" [contract-rummy]="--games 300")
