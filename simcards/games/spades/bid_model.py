@@ -60,16 +60,12 @@ def centre_bid(view):
 
 @helper(nb.void(nb.int64[:], nb.float64[:]))
 def bid_features(view, x):
-    """The model's features of the bid decision in ``view`` into ``x`` (``FEATURE_NAMES``)."""
-    _features(view, x)
-
-
-@inline
-def _features(view, x):
     """The model's features of the bid decision in ``view`` into ``x`` (``FEATURE_NAMES``):
     the hand (expert's estimate and its rounding, Nil risk, sure tricks, spade length and top
     spades, voids, singletons, doubletons, side honours), the position in the bidding, the
     bids made so far, the scores and bag counters."""
+    # called, not inlined into the bid: numba's inlining types the body anew in its caller,
+    # which made the bid slower to compile (the call costs a few ns a bid)
     hand = np.uint64(view[V_HAND])
     seat = view[V_SEAT]
     team = seat & 1
@@ -130,7 +126,7 @@ def _choice(view, pred):
     centre, -inf where the slot's bid is not legal."""
     legal = np.uint64(view[V_LEGAL])
     x = stack_float64(N_FEATURES)
-    _features(view, x)
+    bid_features(view, x)
     out = stack_float64(N_SLOTS)
     slot_values(x, W1, B1, W2, B2, out)
     c = max(int(x[4]), 1)
