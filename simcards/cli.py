@@ -4,6 +4,7 @@ Every user mistake ends with one line ``error: ...`` and exit status 2.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 from pathlib import Path
@@ -858,52 +859,97 @@ def odds_options(f):
     return f
 
 
-def _odds_command(command, game, hand, seat, dealer, bids, scores, bags, require, accept, deal_number, preset,
-                  settings, policy, seat_policy, seed, deals, precision, max_deals, threads, plot, fmt, output, quiet,
-                  double_dummy=False, **registry):
-    from simcards.api import format_odds_table, hand_odds
+@dataclasses.dataclass(frozen=True)
+class OddsOptions:
+    """What the bid, trump and odds commands were given (:func:`odds_options`, as click names them)."""
+
+    hand: str
+    seat: str | None
+    dealer: str | None
+    bids: str | None
+    scores: str
+    bags: str
+    require: tuple
+    accept: str | None
+    deal_number: int | None
+    preset: str | None
+    settings: tuple
+    policy: str | None
+    seat_policy: tuple
+    seed: int
+    deals: int | None
+    precision: float | None
+    max_deals: int | None
+    threads: int | None
+    plot: str | None
+    fmt: str
+    output: Path | None
+    quiet: bool
+    double_dummy: bool = False
+    shortcuts: dict = dataclasses.field(default_factory=dict)  # the game's own shortcut options (--players ...)
+
+    @classmethod
+    def from_click(cls, kw: dict) -> OddsOptions:
+        """The options out of click's keyword arguments (the rest are the game's shortcuts)."""
+        names = {f.name for f in dataclasses.fields(cls)} - {"shortcuts"}
+        return cls(**{k: v for k, v in kw.items() if k in names},
+                   shortcuts={k: v for k, v in kw.items() if k not in names})
+
+
+def _odds_command(command: str, game: str, o: OddsOptions) -> None:
+    """Answer ``simcards COMMAND GAME`` with the options ``o``: the table, then its notes."""
+    from simcards.api import hand_odds
     from simcards.core.game import get_game
 
-    if bags and not scores:
+    if o.bags and not o.scores:
         _fail("--bags goes with --scores (the bag counters of a game in progress)")
-    scores = ":".join(x for x in (scores, bags) if x)
+    scores = ":".join(x for x in (o.scores, o.bags) if x)
     g = get_game(game)
-    shortcuts = _registry_options(registry, _shortcuts(per_unit=False))
-    pairs = list(settings) + _shortcut_pairs(g, shortcuts, settings)
-    options = {"deal": deal_number} if deal_number is not None else {}
-    counts = {"deals": deals, "precision": precision, "options": options}
-    if double_dummy:
+    shortcuts = _registry_options(o.shortcuts, _shortcuts(per_unit=False))
+    pairs = list(o.settings) + _shortcut_pairs(g, shortcuts, o.settings)
+    options = {"deal": o.deal_number} if o.deal_number is not None else {}
+    counts = {"deals": o.deals, "precision": o.precision, "options": options}
+    if o.double_dummy:
         from simcards.app.workflows import double_dummy_odds
 
         g, counts = double_dummy_odds(g, command, **counts)
-    result = hand_odds(g, command, hand=hand, seat=seat, dealer=dealer, bids=bids, scores=scores, require=require,
-                       accept=accept, settings=pairs, preset=preset, policy=policy,
-                       seat_policy=_seat_policies(seat_policy), seed=seed, max_deals=max_deals, threads=threads,
-                       plot=plot, progress=_show_progress(quiet), **counts)
-    policies = _policies_line(policy or g.default_policy, _seat_policies(seat_policy))
+    seat_policy = _seat_policies(o.seat_policy)
+    result = hand_odds(g, command, hand=o.hand, seat=o.seat, dealer=o.dealer, bids=o.bids, scores=scores,
+                       require=o.require, accept=o.accept, settings=pairs, preset=o.preset, policy=o.policy,
+                       seat_policy=seat_policy, seed=o.seed, max_deals=o.max_deals, threads=o.threads,
+                       plot=o.plot, progress=_show_progress(o.quiet), **counts)
+    policies = _policies_line(o.policy or g.default_policy, seat_policy)
+    _print_odds(result, o, policies)
+
+
+def _print_odds(result, o: OddsOptions, policies: str) -> None:
+    """The odds table (or its csv/json, on the console or in ``--output``), then its notes."""
+    from simcards.api import format_odds_table
+
     # csv and json on the console are for pipes: the data alone on stdout, the words on stderr
-    say = (lambda text: click.echo(text, err=True)) if fmt != "table" and output is None else click.echo
-    if fmt == "table" and output is None:
+    say = (lambda text: click.echo(text, err=True)) if o.fmt != "table" and o.output is None else click.echo
+    if o.fmt == "table" and o.output is None:
         _print_table(result.table, max_rows=80)
     else:
-        text = format_odds_table(result, fmt, policies=policies)
-        if output is None:
+        text = format_odds_table(result, o.fmt, policies=policies)
+        if o.output is None:
             click.echo(text, nl=False)
         else:
             try:
-                output.write_text(text)
+                o.output.write_text(text)
             except OSError as exc:
-                _fail(f"cannot write {output}: {exc.strerror or exc}")
+                _fail(f"cannot write {o.output}: {exc.strerror or exc}")
     for note in result.table.attrs.get("notes", ()):
         say(note)
     say(policies)
     line = f"{result.deals:,} deals in {result.seconds:.1f} s"
-    if precision is not None:
-        line += (f"; every rate's 95 % half-width is at most {precision:g}" if result.resolved else
-                 f"; precision {precision:g} NOT reached (widest half-width {result.widest_half_width():.4f}; raise --max-deals)")
+    if o.precision is not None:
+        line += (f"; every rate's 95 % half-width is at most {o.precision:g}" if result.resolved else
+                 f"; precision {o.precision:g} NOT reached (widest half-width {result.widest_half_width():.4f}; "
+                 "raise --max-deals)")
     say(line)
-    if output is not None:
-        say(f"table ({fmt}) -> {output}")
+    if o.output is not None:
+        say(f"table ({o.fmt}) -> {o.output}")
     if result.figure:
         say(f"plot -> {result.figure}")
 
@@ -952,7 +998,7 @@ def bid(game, pbn_file, board, known, **kw):
             kw["require"] = tuple(kw["require"]) + tuple(known_cards(pbn_file, board, kw["seat"]))
     elif board is not None or known:
         _fail("--board and --known read a board of --pbn FILE")
-    _odds_command("bid", game, **kw)
+    _odds_command("bid", game, OddsOptions.from_click(kw))
 
 
 @main.command(epilog=ODDS_EPILOG)
@@ -960,7 +1006,7 @@ def bid(game, pbn_file, board, known, **kw):
 @odds_options
 def trump(game, **kw):
     """For each trump choice from the cards you see in GAME: expected points."""
-    _odds_command("trump", game, **kw)
+    _odds_command("trump", game, OddsOptions.from_click(kw))
 
 
 @main.command(epilog=ODDS_EPILOG)
@@ -968,7 +1014,7 @@ def trump(game, **kw):
 @odds_options
 def odds(game, **kw):
     """Odds for the hand you hold in GAME (what they are: `simcards odds GAME --help`, docs/games/)."""
-    _odds_command("odds", game, **kw)
+    _odds_command("odds", game, OddsOptions.from_click(kw))
 
 
 @main.command()
