@@ -43,7 +43,8 @@ def test_cli_end_to_end(tmp_path):
     res = CliRunner().invoke(main, ["bid", "seep", "--hand", HAND, "--deals", "300", "--threads", "1",
                                     "--plot", str(plot)])
     assert res.exit_code == 0, res.output
-    lines = res.output.splitlines()
+    # the table's lines; a cold numba cache adds the compile notice (stderr, mixed in by older click)
+    lines = [ln for ln in res.output.splitlines() if not ln.startswith("simcards: compiling")]
     assert "recommended" in lines[0] and "P(make)" in lines[0]
     body = lines[1:3]
     assert sorted(ln.split()[0] for ln in body) == ["13", "9"]
