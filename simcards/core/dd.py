@@ -417,6 +417,8 @@ def _later_tricks(H, R, side, suit_masks, leader, left):
         # of the other side that anyone else could lead to are what the proof rests on
         total = 0
         used = _ZERO
+        lead_used = _ZERO  # the other side's top cards of the suits the leader holds
+        lead_wins = False  # the leader holds a suit whose top card is his side's
         for s in range(4):
             live = alive & suit_masks[s]
             if live == _ZERO:
@@ -427,9 +429,15 @@ def _later_tricks(H, R, side, suit_masks, leader, left):
                 a = popcount(H[h] & suit_masks[s])
                 b = popcount(H[(h + 2) & 3] & suit_masks[s])
                 total += a if a > b else b
+                if H[leader] & suit_masks[s]:
+                    lead_wins = True
             elif live != bit(top):
                 used |= bit(top)
-        if total > 0 and total < left:
+                if H[leader] & suit_masks[s]:
+                    lead_used |= bit(top)
+        if not lead_wins:
+            return 1, lead_used  # whatever he leads, the other side wins this trick (DDS's quick tricks)
+        if total < left:
             return 1, used
         return 0, _ZERO
     tm = suit_masks[trump]
@@ -503,6 +511,31 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
         return q, used
     hand = H[leader]
     only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
+    if q == 0 and trump >= 0 and H[partner] & suit_masks[trump]:
+        # a ruff in the partner's hand (DDS's quick tricks): a side suit the leader holds and the
+        # partner does not, each opponent following it or holding no trump that beats the
+        # partner's top trump (the proof rests on the trumps from that one up when one is void)
+        tm = suit_masks[trump]
+        ptop = highest_card(H[partner] & tm)
+        for s in range(4):
+            if s == trump or (hand & suit_masks[s]) == _ZERO or H[partner] & suit_masks[s]:
+                continue
+            ok = True
+            void_opp = False
+            for p in range(n):
+                if ((side >> p) & 1) != mine and (H[p] & suit_masks[s]) == _ZERO and H[p] & tm:
+                    void_opp = True
+                    if highest_card(H[p] & tm) > ptop:
+                        ok = False
+            if ok:
+                q = 1
+                used = _ZERO
+                if void_opp:
+                    alive = _ZERO
+                    for p in range(n):
+                        alive |= H[p]
+                    used = alive & tm & ~(bit(ptop) - _ONE)
+                break
     for s in range(4):
         own = hand & suit_masks[s]
         ps = H[partner] & suit_masks[s]
@@ -558,15 +591,36 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
 
 @nb.njit(cache=True, _nrt=False)
 def _cash(H, R, side, suit_masks, leader, broken):
-    """(tricks, cards): winners the leader can cash at once and the cards that proof rests on.
+    """(tricks, cards): :func:`_cash_with` for the leader. A partner who holds trumps and
+    other cards, with no obligation to trump, is counted as unblocking like any partner (he
+    discards a card of a side suit when void) as long as he has a side card for every trick
+    counted; beyond that, the first tricks of the sequence (as many as his side cards), or
+    the count with only the cards above everybody's, whichever is more."""
+    q, used, spare = _cash_with(H, R, side, suit_masks, leader, broken, False)
+    if q <= spare:
+        return q, used
+    q2, used2, _ = _cash_with(H, R, side, suit_masks, leader, broken, True)
+    if q2 >= spare:
+        return q2, used2
+    return spare, used
+
+
+@nb.njit(cache=True, _nrt=False)
+def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
+    """(tricks, cards, spare): winners the leader can cash at once, the cards that proof rests
+    on, and how many tricks of it hold without more (the partner's side cards when he holds
+    trumps and is counted as unblocking; 99 otherwise).
 
     In each suit the leader's cards above every opponent's card win when led from the top,
     limited in a side suit by the length of every opponent who could ruff. A partner under
     them unblocks (plays his highest card below the leader's) or, when all his cards are
     higher, overtakes and takes the lead: such a suit is cashed last and counts up to that
     trick. A partner void in the suit discards his highest card of another suit, which never
-    makes him overtake later. With trumps in a partner's hand (he might have to trump) or
-    more than one partner, only the leader's cards above everybody's count."""
+    makes him overtake later. When every opponent's cards of the suit fall under the
+    winners (and the partner's too), with no opponent able to ruff, the leader's other cards
+    of the suit count as well (long cards). With more than one partner, a partner who must
+    trump when void (``R_OBLIGATION``), or ``force_simple``, only the leader's cards above
+    everybody's count."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
@@ -582,7 +636,11 @@ def _cash(H, R, side, suit_masks, leader, broken):
         elif p != leader:
             partners += 1
             partner = p
-    simple = partners > 1 or (partners == 1 and trump >= 0 and (H[partner] & suit_masks[trump]) != _ZERO)
+    ptrumps = partners == 1 and trump >= 0 and (H[partner] & suit_masks[trump]) != _ZERO
+    simple = force_simple or partners > 1 or (ptrumps and R[R_OBLIGATION] != OBLIGE_NONE)
+    spare = 99
+    if ptrumps and not simple:
+        spare = popcount(H[partner] & ~suit_masks[trump])  # side cards to discard, never ruffing
     total = 0
     last = 0  # the best count of a suit that ends with the partner on lead
     last_used = _ZERO
@@ -627,6 +685,19 @@ def _cash(H, R, side, suit_masks, leader, broken):
                     over = True  # every card of his is higher: he wins this trick and leads
                     break
         cards = alive & suit_masks[s] & ~(bit(low) - _ONE)
+        if not over and j == popcount(wins) and ps == _ZERO and not simple:
+            # long cards (DDS's QtricksLeadHand*): every opponent's cards of the suit fell under
+            # the winners and the partner's under them too; with no trump among the opponents
+            # (or in the trump suit itself) the leader's other cards of the suit win as well
+            gone = True
+            for p in range(n):
+                if ((side >> p) & 1) != mine:
+                    if popcount(H[p] & suit_masks[s]) > j:
+                        gone = False
+                    elif trump >= 0 and s != trump and H[p] & suit_masks[trump]:
+                        gone = False
+            if gone:
+                j = popcount(own)
         if over:
             if j > last:
                 last = j
@@ -636,7 +707,7 @@ def _cash(H, R, side, suit_masks, leader, broken):
             used |= cards
     total += last
     used |= last_used
-    return total, used
+    return total, used, spare
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
