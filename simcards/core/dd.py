@@ -28,8 +28,9 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
 - **low-card skipping** (``F_LOWSKIP``): a card below every card of its suit that a refuted
   sibling's proof rests on is refuted by the same proof;
 - **quick tricks** (``F_QUICK``): winners the leader can cash at once (with the partner
-  unblocking, or after a low card to the partner's winner) and top trumps in one hand prove
-  or refute a question without search;
+  unblocking, or after a low card to the partner's winner), the long cards of a suit whose
+  opponents' cards fall under those winners, a ruff in the partner's hand, and top trumps in
+  one hand prove or refute a question without search;
 - **move ordering** (``F_ORDER``) by simple trick-play heuristics (cash winners, win
   cheaply, let partner's winner stand, discard low), and only one card of each run of
   equivalent cards is tried (cards adjacent once played cards are removed);
@@ -49,7 +50,8 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
 - **later tricks** (``F_LATER``, DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships):
   the top trumps held by the side not on lead give it one or two sure tricks, and with no trump
   left, its top cards one when the side on lead's own top-card suits are too short for every
-  trick; they refute the side on lead when it needs all (or all but one) of the tricks left.
+  trick, or when every suit the leader holds is topped by the other side; they refute the side
+  on lead when it needs all (or all but one) of the tricks left.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -73,8 +75,8 @@ R_LEN = 8
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
 F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
-F_WEIGHTS, F_LATER = 256, 512
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER
+F_WEIGHTS, F_LATER, F_FOLLOW = 256, 512, 1024
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER | F_FOLLOW
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -406,7 +408,9 @@ def _later_tricks(H, R, side, suit_masks, leader, left):
     holder with another trump) win a trick as long as the side never leads (1). With no trump
     (left), the side on lead takes every trick only if the suits whose top card it holds give
     it as many (each its longer holding in the two hands); else the other side takes one (1),
-    resting on its own top cards (DDS's no-trump later tricks). ``left``: tricks left."""
+    resting on its own top cards (DDS's no-trump later tricks); and it takes this trick when
+    every suit the leader holds has its top card on the other side (DDS's quick tricks, resting
+    on those top cards). ``left``: tricks left."""
     trump = R[R_TRUMP]
     alive = H[0] | H[1] | H[2] | H[3]
     lside = (side >> leader) & 1
@@ -496,7 +500,8 @@ def _last_trick(H, R, suit_masks, leader, t1):
 @nb.njit(cache=True, _nrt=False)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
-    winner (every opponent following or unable to ruff) and then the partner's own cash."""
+    winner (every opponent following or unable to ruff) and then the partner's own cash; with
+    nothing to cash, one trick by a ruff in the partner's hand."""
     q, used = _cash(H, R, side, suit_masks, leader, broken)
     n = R[R_SEATS]
     trump = R[R_TRUMP]
@@ -988,7 +993,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
                             k += 1
                     if k:
                         sc -= (opp * 512) // (13 * k)
-            elif R[R_FEATURES] & F_WEIGHTS and not last and (pairs or n < 5):
+            elif R[R_FEATURES] & F_FOLLOW and not last and (pairs or n < 5):
                 # second or third hand (DDS's WeightAlloc*Notvoid1/2): win with the cheapest card
                 # that no later opponent can beat, else play low
                 beats = _beats(c, win_card, trump, suit_masks)
