@@ -646,6 +646,33 @@ seatN=POLICY, name=LABEL. The first arm is the baseline; every arm plays the sam
 Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures/."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Study:
+    """The options compare, sweep and ladder share (:func:`study_options`): the seed, the house
+    rules, and where and how to compute."""
+
+    seed: int
+    preset: str | None
+    settings: tuple
+    threads: int | None
+    backend: str
+    scheduler: str | None
+    workers: int | None
+    force: bool
+    quiet: bool
+
+    @classmethod
+    def from_click(cls, kw: dict) -> Study:
+        """Take the study's options out of click's keyword arguments ``kw`` (the rest stay)."""
+        return cls(**{f.name: kw.pop(f.name) for f in dataclasses.fields(cls)})
+
+    def workflow(self, settings: list) -> dict:
+        """Keyword arguments of the workflows (``settings``: the house rules, shortcuts resolved)."""
+        return dict(seed=self.seed, preset=self.preset, settings=settings, threads=self.threads,
+                    backend=self.backend, scheduler=self.scheduler, workers=self.workers, force=self.force,
+                    progress=_show_progress(self.quiet))
+
+
 @main.command(epilog=EPILOG_COMPARE)
 @click.argument("game")
 @click.option("--arm", "arms", multiple=True, required=True, metavar="ITEMS", help="One arm (repeat; the first is the baseline).")
@@ -661,25 +688,26 @@ Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures
 @click.option("--question", help="The question, in words, for the report.")
 @click.option("--force", is_flag=True, help="Replace a folder that holds a different comparison (clears its report).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def compare(game, arms, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, precision,
-            max_count, metrics, out, backend, scheduler, workers, question, force, quiet, **registry):
+def compare(game, arms, unit, count, policy, seat_policy, chunk_size, precision, max_count, metrics, out, question,
+            **registry):
     """Compare house rules or policies of GAME on the same deals, with paired 95 % intervals."""
     from simcards.core.game import get_game
     from simcards.app.workflows import compare as run_compare
     from simcards.experiment.compare import parse_arm, print_differences
 
+    study = Study.from_click(registry)
     g = get_game(game)
     if chunk_size is not None:
         _fail("compare chooses its own chunks (one batch each); drop --chunk-size")
     counts = _registry_options(registry, _plurals())
     unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), g.units[0].name)
-    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    pairs = list(study.settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), study.settings,
+                                                   unit_name)
     parsed = [parse_arm(a) for a in arms]
-    common = dict(seed=seed, preset=preset, settings=pairs, policy=policy, seat_policy=_seat_policies(seat_policy),
-                  threads=threads, backend=backend, scheduler=scheduler, workers=workers)
     result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
-                         metrics=list(metrics) or None, out=out, default_out=True, force=force, question=question,
-                         echo=click.echo, progress=_show_progress(quiet), **counts, **common)
+                         metrics=list(metrics) or None, out=out, default_out=True, question=question,
+                         echo=click.echo, policy=policy, seat_policy=_seat_policies(seat_policy),
+                         **study.workflow(pairs), **counts)
     print_differences(result, click.echo)
     click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:
@@ -744,23 +772,22 @@ Files: sweep.csv, summary.csv, differences.csv, batches.parquet, figures/sweep.p
 @registry_options(_count_options)
 @study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/compare-<game>-<unit>-<hash>).")
-def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halving, unit, count, seed, preset,
-          settings, threads, out, backend, scheduler, workers, force, quiet, **registry):
+def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halving, unit, count, out, **registry):
     """Sweep a policy parameter of GAME over a grid, on the same deals, against a fixed field."""
     from simcards.app.workflows import sweep as run_sweep
     from simcards.core.game import get_game
     from simcards.experiment.sweep import parse_param_option, parse_seat_list, sweep_lines
 
+    study = Study.from_click(registry)
     g = get_game(game)
     counts = _registry_options(registry, _plurals())
     unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), g.units[0].name)
-    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    pairs = list(study.settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), study.settings,
+                                                   unit_name)
     name, grid = parse_param_option(param_grid)
     result = run_sweep(g, policy=policy, param=name, grid=grid, seats=parse_seat_list(seats), field=field,
                        metric=metric, group=group, minimize=minimize, halving=halving, unit=unit, count=count,
-                       seed=seed, preset=preset, settings=pairs, threads=threads, backend=backend,
-                       scheduler=scheduler, workers=workers, out=out, default_out=True, force=force,
-                       progress=_show_progress(quiet), echo=click.echo, **counts)
+                       out=out, default_out=True, echo=click.echo, **study.workflow(pairs), **counts)
     for line in sweep_lines(result):
         click.echo(line)
     c = result.comparison
@@ -798,24 +825,24 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
               "decision (docs/double-dummy.md).")
 @study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/ladder-<game>-<unit>-<count>-<seed>).")
-def ladder(game, policies, unit, count, seed, metric, group, minimize, dd_deals, preset, settings, threads, out,
-           backend, scheduler, workers, force, quiet, **registry):
+def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, out, **registry):
     """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
     from simcards.app.workflows import ladder as run_ladder
     from simcards.core.game import get_game
     from simcards.experiment.ladder import DEFAULT_COUNT, default_unit, ladder_lines
 
+    study = Study.from_click(registry)
     g = get_game(game)
     counts = _registry_options(registry, _plurals())
     unit_name = unit or next((u.name for u in g.units if counts.get(u.plural) is not None), None) or default_unit(g)
-    pairs = list(settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), settings, unit_name)
+    pairs = list(study.settings) + _shortcut_pairs(g, _registry_options(registry, _shortcuts()), study.settings,
+                                                   unit_name)
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     n = count or next((v for v in counts.values() if v is not None), None) or DEFAULT_COUNT
-    out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{seed}"
-    result = run_ladder(g, policies=names, unit=unit, count=count, seed=seed, metric=metric, group=group,
-                        minimize=minimize, preset=preset, settings=pairs, threads=threads, backend=backend,
-                        scheduler=scheduler, workers=workers, out=out, force=force, progress=_show_progress(quiet),
-                        echo=None if quiet else click.echo, dd_deals=dd_deals, **counts)
+    out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{study.seed}"
+    result = run_ladder(g, policies=names, unit=unit, count=count, metric=metric, group=group, minimize=minimize,
+                        out=out, echo=None if study.quiet else click.echo, dd_deals=dd_deals,
+                        **study.workflow(pairs), **counts)
     for line in ladder_lines(result):
         click.echo(line)
     click.echo(f"{result.seconds:.1f} s -> {result.out} (simcards report {result.out})")
