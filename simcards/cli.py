@@ -823,9 +823,13 @@ Files: ladder.csv, ranking.csv, figures/ladder.png, pairs/ (one comparison per p
 @click.option("--dd-deals", type=int, default=0, help="Also play N deals per policy at every seat against double "
               "dummy: trick loss per card, bid accuracy and (Spades) the points a decision cost, by kind of "
               "decision (docs/double-dummy.md).")
+@click.option("--dd-bids", help="With --dd-deals: the policy that bids (and makes every other decision but card "
+              "play) at every seat while each policy plays the cards, so all play under the same contracts "
+              "(default: expert, where the game has it, else the first policy); 'own': each policy bids for "
+              "itself. The ratios to it are paired over the deals.")
 @study_options
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder (default results/ladder-<game>-<unit>-<count>-<seed>).")
-def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, out, **registry):
+def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, dd_bids, out, **registry):
     """Rank GAME's policies: every pair on the same deals, seats swapped, with paired intervals."""
     from simcards.app.workflows import ladder as run_ladder
     from simcards.core.game import get_game
@@ -841,7 +845,7 @@ def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, out, 
     n = count or next((v for v in counts.values() if v is not None), None) or DEFAULT_COUNT
     out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{study.seed}"
     result = run_ladder(g, policies=names, unit=unit, count=count, metric=metric, group=group, minimize=minimize,
-                        out=out, echo=None if study.quiet else click.echo, dd_deals=dd_deals,
+                        out=out, echo=None if study.quiet else click.echo, dd_deals=dd_deals, dd_bids=dd_bids,
                         **study.workflow(pairs), **counts)
     for line in ladder_lines(result):
         click.echo(line)

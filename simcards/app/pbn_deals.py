@@ -87,7 +87,7 @@ def write_run_deals(spec, path: str | Path, progress: Callable[[int], None] | No
     g = get_game(spec.game)
     variant = g.variant_type.from_mapping(spec.variant)
     check_run(g, spec.unit, variant)
-    table = g.policies.table(list(spec.policies))
+    table = g.policies.table(list(spec.policies), bidding=spec.bidding or None)
     return write_deals(g, variant, table, spec.seed, spec.start, spec.count, path, spec.policies, progress)
 
 

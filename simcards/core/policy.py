@@ -284,6 +284,15 @@ def guard_decision(func, decision: Decision, index: int, seat: int):
     return nb.njit(decision.signature, nogil=True)(namespace["guarded"])
 
 
+_OWN_PARAMS_SOURCE = """
+def own_params(a0, {args}):
+    v = a0.copy()
+    for k in range(ROW.shape[0]):
+        v[AT + k] = ROW[k]
+    return inner(v, {args})
+"""
+
+
 class PolicyTable(dict):
     """``{decision: (f_seat0, ...)}`` as the kernels take it, plus ``specs`` (each seat's
     canonical policy spec) and ``params`` (``int64[max_seats, PARAM_SLOTS]``: each seat's
@@ -294,6 +303,7 @@ class PolicyTable(dict):
 
         super().__init__(functions)
         self.specs = tuple(specs)
+        self.bidding = None  # the policy of the non-card decisions, when not the seats' own (PolicyCatalog.table)
         # required: zeros in place of a built-in's defaults would silently change its play
         self.params = np.ascontiguousarray(params, dtype=np.int64)
         if self.params.shape != (len(self.specs), PARAM_SLOTS):
@@ -361,11 +371,18 @@ def user_spec_file(spec: str) -> str:
 class PolicyCatalog:
     """A game's decisions and built-in policies; resolves names to compiled tables."""
 
-    def __init__(self, game: str, decisions: Sequence[Decision], builtins: Mapping[str, Policy], max_seats: int):
+    def __init__(self, game: str, decisions: Sequence[Decision], builtins: Mapping[str, Policy], max_seats: int,
+                 params_at: int | Mapping[str, int] | None = None, card_decisions: Sequence[str] = ("play",)):
         self.game = game
         self.decisions = tuple(decisions)
         self.builtins = dict(builtins)
         self.max_seats = max_seats
+        # for tables whose non-card decisions another policy makes (:meth:`table`'s ``bidding``):
+        # where the view's parameter slots start (one offset, or one per decision), and the
+        # decisions that choose a card
+        self.params_at = params_at
+        self.card_decisions = tuple(d for d in card_decisions if d in {x.name for x in self.decisions})
+        self._own_params: dict[tuple, Any] = {}
         self._compiled: dict[str, tuple] = {}
         self._user: dict[str, frozenset] = {}  # spec -> decisions whose function is the user's
         self._guards: dict[tuple, Any] = {}
@@ -494,24 +511,63 @@ class PolicyCatalog:
             self._guards[key] = guard_decision(f, d, index, seat)
         return self._guards[key]
 
-    def table(self, seat_specs: Sequence[str]) -> PolicyTable:
+    def table(self, seat_specs: Sequence[str], bidding: str | None = None) -> PolicyTable:
         """``{decision: (f_seat0, ..., f_seat{max_seats-1})}``, padded with the last seat's.
 
         A user's own decision functions are guarded per seat (``guard_decision``), so an
         exception they raise names the seat and the decision; built-ins run unwrapped.
+
+        ``bidding``: one policy that makes every seat's decisions other than card play
+        (:attr:`card_decisions`: bids, Blind Nil, the exchange, a misdeal call...), the seats'
+        own policies playing the cards; a seat whose policy is ``bidding`` is unchanged. The
+        seats' parameter rows stay the card policies'; a ``bidding`` function reads its own
+        parameters from a copy of the view (:meth:`_with_own_params`).
         """
         import numpy as np
 
         if not seat_specs:
             raise SimcardsError("no policy given")
         specs = [self.canonical(s) for s in seat_specs]
+        bidder = self.canonical(bidding) if bidding else None
+        if bidder is not None and not self.card_decisions:
+            raise SimcardsError(f"{self.game} has no card-play decision, so no policy can bid for another")
+        padded = specs + [specs[-1]] * (self.max_seats - len(specs))
+        rows = [self.param_row(s) for s in padded]
         functions = {}
         for i, d in enumerate(self.decisions):
-            seats = [self._seat_function(s, i, seat) for seat, s in enumerate(specs)]
+            seats = []
+            for seat, s in enumerate(specs):
+                if bidder is None or bidder == s or d.name in self.card_decisions:
+                    seats.append(self._seat_function(s, i, seat))
+                else:
+                    seats.append(self._with_own_params(bidder, i, seat, rows[seat]))
             functions[d.name] = tuple(seats + [seats[-1]] * (self.max_seats - len(seats)))  # padding: never asked
-        padded = specs + [specs[-1]] * (self.max_seats - len(specs))
-        params = np.stack([self.param_row(s) for s in padded])
-        return PolicyTable(functions, padded, params)
+        table = PolicyTable(functions, padded, np.stack(rows))
+        table.bidding = bidder
+        return table
+
+    def _with_own_params(self, spec: str, index: int, seat: int, seat_row):
+        """``spec``'s function for decision ``index`` at ``seat``, where the seat's parameter
+        row (``seat_row``, another policy's) is loaded: as it is when the rows are equal, else
+        wrapped to call it on a copy of the view with ``spec``'s own parameters in the slots."""
+        import numpy as np
+
+        f = self._seat_function(spec, index, seat)
+        row = self.param_row(spec)
+        if np.array_equal(row, seat_row):
+            return f
+        d = self.decisions[index]
+        at = self.params_at.get(d.name) if isinstance(self.params_at, Mapping) else self.params_at
+        if at is None:
+            raise SimcardsError(f"{self.game}: a policy with other parameters cannot bid for another here "
+                                f"(its catalog names no parameter slots)")
+        key = (spec, index, seat if self._user.get(split_spec(spec)[0]) else -1)
+        if key not in self._own_params:
+            names = [f"a{i}" for i in range(len(d.signature.args))]
+            namespace = {"inner": f, "ROW": row.copy(), "AT": int(at)}
+            exec(_OWN_PARAMS_SOURCE.format(args=", ".join(names[1:])), namespace)
+            self._own_params[key] = nb.njit(d.signature, nogil=True)(namespace["own_params"])
+        return self._own_params[key]
 
     def describe(self) -> list[dict]:
         """Every built-in policy with its help and parameters (for ``simcards policies``)."""

@@ -28,6 +28,17 @@ With ``dd_deals`` (games with double-dummy columns, docs/double-dummy.md) each p
 plays that many deals at every seat with the double-dummy columns (``run --records dd``,
 under ``dd/``): the tricks its cards cost against double-dummy play and, where the game
 tallies them, its bids against the double-dummy tricks. ``dd.csv`` holds those metrics.
+
+Each policy's own bids would confound that measure: the contracts decide what a trick is
+worth, and a side playing for a Nil makes no scored decision. So by default every policy
+plays its cards under the same bids: one reference policy (``dd_bids``; by default
+``expert`` where the game has it, else the first policy named) makes every decision but
+card play (bids, Blind Nil, the exchange, a misdeal call: ``PolicyCatalog.table``'s
+``bidding``) at every seat, and the policy measured plays the cards. The deals, and so the
+contracts, are then the same in every policy's run, and ``dd_ratio.csv`` holds each
+policy's points per decision over the reference's, overall and by kind of decision, with a
+paired bootstrap interval over the deals (:func:`dd_ratios`). ``dd_bids="own"``: each
+policy makes its own bids (the ratios are then not paired on the contracts).
 """
 from __future__ import annotations
 
@@ -66,6 +77,31 @@ class LadderResult:
     out: Path | None = None
     dd: pd.DataFrame | None = None  # policy + the double-dummy metrics of its summary (with dd_deals)
     dd_deals: int = 0
+    dd_bids: str = ""  # who bid in the double-dummy runs: a policy, or "own" (each its own)
+    dd_reference: str = ""  # the policy the ratios divide by
+    dd_ratio: pd.DataFrame | None = None  # dd_ratios(): each policy's points per decision over the reference's
+
+
+OWN_BIDS = "own"  # dd_bids: each policy makes its own non-card decisions
+BOOTSTRAP = 2_000  # resamples of the deals behind each ratio's interval
+
+
+def dd_bidder(g: Game, names: Sequence[str], dd_bids: str | None) -> tuple[str, str]:
+    """(who bids in the double-dummy runs, the policy the ratios divide by): ``dd_bids``, or by
+    default ``expert`` where the game has it, else the first of ``names``; ``"own"``: every
+    policy bids for itself (also where the game cannot hand its bids to another policy)."""
+    reference = "expert" if "expert" in g.policies.builtins else names[0]
+    catalog = g.policies
+    can = bool(getattr(catalog, "card_decisions", ())) and getattr(catalog, "params_at", None) is not None
+    if dd_bids is None:
+        return (reference if can else OWN_BIDS), reference
+    if dd_bids.strip() == OWN_BIDS:
+        return OWN_BIDS, reference
+    if not can:
+        raise SimcardsError(f"--dd-bids: {g.name} cannot hand its bids to another policy "
+                            f"(no card-play decision or parameter slots); use --dd-bids own")
+    bidder = g.policies.canonical(dd_bids)
+    return bidder, bidder
 
 
 def default_unit(g: Game) -> str:
@@ -87,7 +123,8 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
            minimize: bool = False, preset: str | None = None, settings: Sequence[str] = (),
            threads: int | None = None, backend: str = "local", scheduler: str | None = None,
            workers: int | None = None, out=None, force: bool = False, progress: bool = False,
-           echo: Callable[[str], None] | None = None, dd_deals: int = 0, **counts: int | None) -> LadderResult:
+           echo: Callable[[str], None] | None = None, dd_deals: int = 0, dd_bids: str | None = None,
+           **counts: int | None) -> LadderResult:
     """Play every pair of ``policies`` (default: every built-in, those that search at their
     ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc."""
     from simcards.experiment.spec import resolve_count
@@ -113,6 +150,9 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
             raise SimcardsError(f"--dd-deals must be a positive whole number, got {dd_deals!r}")
         if g.double_dummy is None or "deal" not in g.double_dummy.units:
             raise SimcardsError(f"--dd-deals: {g.name} has no double-dummy columns for deals (docs/double-dummy.md)")
+    elif dd_bids is not None:
+        raise SimcardsError("--dd-bids goes with --dd-deals")
+    bidder, reference = dd_bidder(g, names, dd_bids) if dd_deals else ("", "")
     variant = g.variant(preset, None, list(settings))
     side = side_seats(g, variant, 0)
     if len(side) == g.seats(variant):
@@ -120,6 +160,8 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
     identity = {"kind": "ladder", "game": g.name, "unit": unit_name, "count": n, "seed": seed, "policies": names,
                 "metric": metric, "group": group, "minimize": minimize, "preset": preset, "settings": list(settings),
                 "dd_deals": dd_deals}
+    if dd_deals:
+        identity["dd_bids"] = bidder
     lock = None
     if out is not None:
         out = Path(out)
@@ -149,15 +191,17 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
                                           out=(out / "pairs" / f"pair{k + 1}") if out is not None else None)
         table = _pair_table(comparisons, metric, str(group), -1.0 if minimize else 1.0)
         ranking = _ranking(table, names)
-        dd_table = None
+        dd_table = dd_ratio = None
         if dd_deals:
-            dd_table = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo,
-                                     dict(threads=threads, backend=backend, scheduler=scheduler, workers=workers,
-                                          progress=progress, force=force))
+            dd_table, records = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo, bidder,
+                                              dict(threads=threads, backend=backend, scheduler=scheduler,
+                                                   workers=workers, progress=progress, force=force))
+            dd_ratio = dd_ratios(records, reference)
         result = LadderResult(game=g.name, unit=unit_name, seed=seed, count=n, policies=names, metric=metric,
                               group=str(group), minimize=minimize, pairs=table, ranking=ranking,
                               comparisons=comparisons, seconds=time.perf_counter() - started, out=out,
-                              dd=dd_table, dd_deals=dd_deals)
+                              dd=dd_table, dd_deals=dd_deals, dd_bids=bidder, dd_reference=reference,
+                              dd_ratio=dd_ratio)
         if out is not None:
             save_ladder(result, identity)
     finally:
@@ -166,22 +210,75 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
     return result
 
 
-def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, options) -> pd.DataFrame:
-    """Each policy at every seat over ``dd_deals`` deals with the double-dummy columns."""
+def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, bidder, options):
+    """Each policy at every seat over ``dd_deals`` deals with the double-dummy columns, its
+    cards under ``bidder``'s bids (or its own: ``"own"``). Returns (the dd metrics of each
+    run's summary, {policy: its records})."""
     from simcards.experiment.runner import execute
     from simcards.experiment.spec import make_spec
 
-    frames = []
+    frames, records = [], {}
+    held = bidder != OWN_BIDS
     for k, p in enumerate(names):
         if echo:
-            echo(f"double dummy {k + 1} of {len(names)}: {p} at every seat, {dd_deals:,} deals")
+            bids = f", bids by {bidder}" if held and bidder != p else ""
+            echo(f"double dummy {k + 1} of {len(names)}: {p} at every seat, {dd_deals:,} deals{bids}")
         spec = make_spec(g, unit="deal", count=dd_deals, seed=seed, preset=preset, settings=list(settings),
-                         policy=p, records="dd")
+                         policy=p, records="dd", bidding=bidder if held else None)
         run = execute(spec, out=(out / "dd" / f"policy{k + 1}") if out is not None else None, **options)
         s = run.summary
         s = s[s.metric.str.startswith("dd_")]
         frames.append(s.assign(policy=p)[["policy"] + [c for c in s.columns]])
-    return pd.concat(frames, ignore_index=True)
+        records[p] = run.records
+    return pd.concat(frames, ignore_index=True), records
+
+
+def _points(frame: pd.DataFrame, kind: str):
+    """(points lost, decisions) per deal of ``kind`` (``"all"``: the four hands' together)."""
+    import numpy as np
+
+    kinds = DD_KINDS[:4] if kind == "all" else (kind,)
+    pts = sum(frame[f"dd_pts_{k}"].to_numpy(np.float64) for k in kinds) / 10.0
+    dec = sum(frame[f"dd_dec_{k}"].to_numpy(np.float64) for k in kinds)
+    return pts, dec
+
+
+def dd_ratios(records: dict, reference: str, resamples: int = BOOTSTRAP, seed: int = 0) -> pd.DataFrame | None:
+    """Each policy's points per decision over ``reference``'s, overall (``all``) and by kind.
+
+    Both runs play the same deals (same seed and indices), so the interval is paired: a
+    percentile bootstrap that resamples the deals (the same draw for both policies) and
+    recomputes the ratio of the two ratio-of-sums estimates. ``None`` where the game's records
+    have no points columns or ``reference`` has no run."""
+    import numpy as np
+
+    if reference not in records or records[reference] is None or "dd_pts_lead" not in records[reference]:
+        return None
+    ref = records[reference].sort_values("index")
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(ref), size=(resamples, len(ref)))
+    rows = []
+    for p, frame in records.items():
+        if p == reference:
+            continue
+        mine = frame.sort_values("index")
+        if not np.array_equal(mine["index"].to_numpy(), ref["index"].to_numpy()):
+            raise SimcardsError(f"double dummy: {p} and {reference} did not play the same deals")
+        for kind in ("all",) + DD_KINDS:
+            pp, pd_ = _points(mine, kind)
+            rp, rd = _points(ref, kind)
+            if rd.sum() == 0 or pd_.sum() == 0 or rp.sum() == 0:
+                continue
+            est = (pp.sum() / pd_.sum()) / (rp.sum() / rd.sum())
+            with np.errstate(divide="ignore", invalid="ignore"):
+                boot = (pp[draws].sum(1) / pd_[draws].sum(1)) / (rp[draws].sum(1) / rd[draws].sum(1))
+            boot = boot[np.isfinite(boot)]
+            low, high = np.percentile(boot, [2.5, 97.5])
+            rows.append({"policy": p, "reference": reference, "kind": kind, "ratio": est, "ci_low": low,
+                         "ci_high": high, "points_per_decision": pp.sum() / pd_.sum(),
+                         "reference_points_per_decision": rp.sum() / rd.sum(), "decisions": int(pd_.sum()),
+                         "reference_decisions": int(rd.sum()), "deals": len(ref), "resamples": resamples})
+    return pd.DataFrame(rows) if rows else None
 
 
 def _pair_table(comparisons, metric: str, group: str, direction: float) -> pd.DataFrame:
@@ -247,6 +344,8 @@ def save_ladder(result: LadderResult, identity: dict) -> None:
              "ranking.csv": atomic_write_csv(out / "ranking.csv", result.ranking)}
     if result.dd is not None:
         files["dd.csv"] = atomic_write_csv(out / "dd.csv", result.dd)
+    if result.dd_ratio is not None:
+        files["dd_ratio.csv"] = atomic_write_csv(out / "dd_ratio.csv", result.dd_ratio)
     _write_meta(out, {"format": "simcards-compare-1", "kind": "ladder", "ladder": identity, "status": "complete",
                       "game": result.game, "unit": result.unit, "seed": result.seed, "count": result.count,
                       "policies": result.policies, "metric": result.metric, "group": result.group,
@@ -273,8 +372,30 @@ def ladder_lines(result: LadderResult) -> list[str]:
     for r in result.ranking.itertuples(index=False):
         lines.append(f"{r.rank:>4}  {r.policy:<{width}} {r.copeland:>+5d}  {r.clear_wins}/{r.clear_losses}")
     if result.dd is not None:
-        lines += ["", f"Against double dummy, each policy at every seat over {result.dd_deals:,} deals:"]
+        bids = ("each policy making its own bids" if result.dd_bids == OWN_BIDS else
+                f"bids and every other decision but card play by {result.dd_bids}")
+        lines += ["", f"Against double dummy, each policy's cards at every seat over {result.dd_deals:,} deals, "
+                      f"{bids}:"]
         lines += dd_lines(result.dd)
+        if result.dd_ratio is not None:
+            lines += [""] + dd_ratio_lines(result.dd_ratio)
+    return lines
+
+
+def dd_ratio_lines(ratios: pd.DataFrame) -> list[str]:
+    """Each policy's points per decision over the reference's, with the paired bootstrap interval."""
+    r0 = ratios.iloc[0]
+    kinds = ("all",) + DD_KINDS
+    lines = [f"Points per decision over {r0.reference}'s on the same {int(r0.deals):,} deals (paired bootstrap "
+             f"over the deals, 95 %):",
+             f"{'policy':<28} " + " ".join(f"{k:>22}" for k in kinds)]
+    for p, rows in ratios.groupby("policy", sort=False):
+        cells = []
+        for k in kinds:
+            r = rows[rows.kind == k]
+            cells.append(f"{'-':>22}" if not len(r) else
+                         f"{r.iloc[0].ratio:>6.3f} [{r.iloc[0].ci_low:.3f}, {r.iloc[0].ci_high:.3f}]".rjust(22))
+        lines.append(f"{p:<28} " + " ".join(cells))
     return lines
 
 

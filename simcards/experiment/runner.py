@@ -46,12 +46,12 @@ _cache_lock = threading.Lock()
 
 def _context(spec: ExperimentSpec):
     """(game, variant, policy table) for a spec, cached per process."""
-    key = (spec.game, tuple(sorted((k, str(v)) for k, v in spec.variant.items())), spec.policies)
+    key = (spec.game, tuple(sorted((k, str(v)) for k, v in spec.variant.items())), spec.policies, spec.bidding)
     with _cache_lock:
         if key not in _table_cache:
             game = get_game(spec.game)
             variant = game.variant_type.from_mapping(spec.variant)
-            _table_cache[key] = (game, variant, game.policies.table(list(spec.policies)))
+            _table_cache[key] = (game, variant, game.policies.table(list(spec.policies), bidding=spec.bidding or None))
         return _table_cache[key]
 
 

@@ -38,12 +38,18 @@ class ExperimentSpec:
     policy_files: Mapping[str, str] = field(default_factory=dict)  # path -> sha256
     start: int = 0  # first record index: records start .. start+count-1
     code: str = ""  # code_fingerprint(): the simcards sources that make the records
+    # the policy of every seat's decisions but card play (bids, Blind Nil, the exchange...):
+    # "" for the seats' own (PolicyCatalog.table's ``bidding``); left out of to_dict when "",
+    # so every spec without it keeps its identity and digest
+    bidding: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["policies"] = list(self.policies)
         d["variant"] = dict(self.variant)
         d["policy_files"] = dict(self.policy_files)
+        if not self.bidding:
+            d.pop("bidding")
         return d
 
     @classmethod
@@ -53,7 +59,7 @@ class ExperimentSpec:
                        variant=dict(d["variant"]), policies=tuple(d["policies"]),
                        chunk_size=None if d.get("chunk_size") is None else int(d["chunk_size"]), records=d.get("records", "all"),
                        policy_files=dict(d.get("policy_files", {})), start=int(d.get("start", 0)),
-                       code=str(d.get("code", "")))
+                       code=str(d.get("code", "")), bidding=str(d.get("bidding") or ""))
         except (KeyError, TypeError, ValueError) as exc:
             raise SimcardsError(f"not a simcards experiment spec ({type(exc).__name__}: {exc})") from None
 
@@ -124,8 +130,11 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
               preset: str | None = None, variant: Mapping[str, Any] | None = None,
               settings: Sequence[str] = (), policy: str | None = None,
               seat_policy: Mapping[int, str] | None = None, chunk_size: int | None = None,
-              records: str = "all", start: int = 0) -> ExperimentSpec:
-    """Validate user choices and build the spec (one-line SimcardsError on bad input)."""
+              records: str = "all", start: int = 0, bidding: str | None = None) -> ExperimentSpec:
+    """Validate user choices and build the spec (one-line SimcardsError on bad input).
+
+    ``bidding``: one policy for every seat's decisions but card play (the seats' policies
+    play the cards); ``None`` or a seat policy's own name for the seats' own."""
     g = game if isinstance(game, Game) else get_game(game)
     u = g.unit(unit)
     if count is None:
@@ -141,11 +150,14 @@ def make_spec(game: str | Game, *, unit: str | None = None, count: int | None = 
         raise SimcardsError(f"--records dd: {g.name} has no double-dummy columns for unit {u.name} ({offered})")
     v = g.variant(preset, variant, list(settings))
     specs = seat_policies(policy or g.default_policy, seat_policy, g.seats(v))
-    specs = list(g.policies.table(specs).specs[:len(specs)])  # compiled now, so a bad policy fails before any
-    # work starts; canonical specs (parameters in declaration order) go into meta.json
-    files = {user_spec_file(s): file_fingerprint(user_spec_file(s)) for s in specs if is_user_spec(s)}
+    table = g.policies.table(specs, bidding=bidding or None)  # compiled now, so a bad policy fails before
+    # any work starts; canonical specs (parameters in declaration order) go into meta.json
+    specs = list(table.specs[:len(specs)])
+    bidding = table.bidding if table.bidding is not None and any(s != table.bidding for s in specs) else ""
+    files = {user_spec_file(s): file_fingerprint(user_spec_file(s)) for s in specs + ([bidding] if bidding else [])
+             if is_user_spec(s)}
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0):
         raise SimcardsError(f"chunk size must be a positive integer, got {chunk_size!r}")
     return ExperimentSpec(game=g.name, unit=u.name, count=count, seed=seed, variant=v.to_dict(),
                           policies=tuple(specs), chunk_size=chunk_size, records=records,
-                          policy_files=files, start=start, code=code_fingerprint())
+                          policy_files=files, start=start, code=code_fingerprint(), bidding=bidding)

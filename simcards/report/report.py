@@ -176,9 +176,13 @@ def _ladder_dd_md(out: Path, meta: dict[str, Any]) -> list[str]:
                              "n": frame.n.map("{:,}".format)})
 
     deals = (meta.get("ladder") or {}).get("dd_deals")
+    bidder = (meta.get("ladder") or {}).get("dd_bids") or "own"
+    bids = ("each making its own bids" if bidder == "own" else
+            f"under `{bidder}`'s bids (`{bidder}` made every decision but card play at every seat, so every "
+            "policy's cards played the same contracts)")
     lines = ["## Against double dummy", "",
-             f"Each policy played {deals:,} deals at every seat; every card was compared with the best card double "
-             "dummy (docs/double-dummy.md). `dd_points_per_decision`: the points a decision (a card chosen from "
+             f"Each policy played {deals:,} deals at every seat, {bids}; every card was compared with the best card "
+             "double dummy (docs/double-dummy.md). `dd_points_per_decision`: the points a decision (a card chosen from "
              "two or more legal cards) cost its side against the best card in the same deal, scored as the "
              "contracts score (made or set, both sides; an overtrick neutral, so a ducked overtrick costs "
              "nothing), the deal the unit of the interval; `dd_lost_all`: tricks a team's cards cost it per hand; "
@@ -189,6 +193,20 @@ def _ladder_dd_md(out: Path, meta: dict[str, Any]) -> list[str]:
     if len(by_kind):
         lines += ["Points per decision by kind (lead, second, third, fourth hand; early: tricks 1-8, late: 9-13):",
                   "", _table(shown(by_kind)), ""]
+    if (out / "dd_ratio.csv").exists():
+        ratio = pd.read_csv(out / "dd_ratio.csv")
+        if len(ratio):
+            ref = ratio.reference.iloc[0]
+            lines += [f"Points per decision over `{ref}`'s on the same deals (`dd_ratio.csv`): the interval is a "
+                      f"percentile bootstrap over the deals ({int(ratio.resamples.iloc[0]):,} resamples), the same "
+                      "deals drawn for both policies, so it is paired; `all`: the four hands together.", "",
+                      _table(pd.DataFrame({
+                          "policy": [f"`{p}`" for p in ratio.policy], "kind": ratio.kind,
+                          "ratio": ratio.ratio.map("{:.3f}".format),
+                          "95 % interval (paired)": [f"{lo:.3f} to {hi:.3f}" for lo, hi in zip(ratio.ci_low, ratio.ci_high)],
+                          "points/decision": ratio.points_per_decision.map("{:.4f}".format),
+                          f"`{ref}`": ratio.reference_points_per_decision.map("{:.4f}".format),
+                          "deals": ratio.deals.map("{:,}".format)})), ""]
     return lines
 
 
@@ -217,6 +235,8 @@ def _ladder_markdown(out: Path, meta: dict[str, Any]) -> str:
         command += ["--set", s]
     if (meta.get("ladder") or {}).get("dd_deals"):
         command += ["--dd-deals", str(meta["ladder"]["dd_deals"])]
+        if meta["ladder"].get("dd_bids"):
+            command += ["--dd-bids", meta["ladder"]["dd_bids"]]
     command += ["--out", str(out)]
     top = ranking[ranking["rank"] == 1]
     first = " and ".join(f"`{p}`" for p in top.policy)

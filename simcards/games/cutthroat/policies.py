@@ -521,5 +521,5 @@ def _builtins():
 
 
 BUILTINS = _builtins()
-CATALOG = PolicyCatalog("cutthroat", DECISIONS, BUILTINS, MAX_SEATS)
+CATALOG = PolicyCatalog("cutthroat", DECISIONS, BUILTINS, MAX_SEATS, params_at=V_PARAMS)
 FORMATS = {"blind": _layout.bid_name, "bid": _layout.bid_name, "play": format_card}  # answers in error lines

@@ -578,6 +578,7 @@ LOWEST_CARD = Policy("lowest_card", base=BASIC, play=lowest_play,
 
 BUILTINS = {p.name: p for p in (RANDOM, BASIC, EXPERT, STRONGEST, RANDOM_SUIT, ORACLE_13, EAGER, BLOCKER, LOWEST_CARD)}
 ORACLE_TRUMPS = (oracle_trump,)  # trump functions that are given the whole hand (masks[TM_ORACLE])
-CATALOG = PolicyCatalog("kierki", DECISIONS, BUILTINS, max_seats=4)
+CATALOG = PolicyCatalog("kierki", DECISIONS, BUILTINS, max_seats=4,
+                        params_at={"trump": T_PARAMS, "lottery": L_PARAMS})  # a bidder's slots (PolicyCatalog.table)
 _SUITS = {-1: "no trumps", 0: "clubs", 1: "diamonds", 2: "hearts", 3: "spades"}
 FORMATS = {"play": format_card, "lottery": format_card, "trump": lambda v: _SUITS[v]}  # answers in error lines

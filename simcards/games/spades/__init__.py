@@ -6,7 +6,8 @@ from simcards.games.spades.bid_model import FITTED
 from simcards.games.spades.kernel import run_kernel
 from simcards.games.spades.odds import BID
 from simcards.games.spades.pimc import PIMC
-from simcards.games.spades.policies import AGGRESSIVE, BASIC, CONSERVATIVE, DECISIONS, EXPERT, QUICK_COUNT, RANDOM
+from simcards.games.spades.policies import (AGGRESSIVE, BASIC, CONSERVATIVE, DECISIONS, EXPERT, QUICK_COUNT, RANDOM,
+                                            V_PARAMS)
 from simcards.games.spades.replay import replay
 from simcards.games.spades.variant import PRESETS, SpadesVariant
 
@@ -25,7 +26,8 @@ GAME = Game(
     presets=PRESETS,
     units=records.UNITS,
     policies=PolicyCatalog("spades", DECISIONS, {p.name: p for p in (RANDOM, BASIC, EXPERT, AGGRESSIVE, CONSERVATIVE,
-                                                                      QUICK_COUNT, PIMC, FITTED)}, 4),
+                                                                      QUICK_COUNT, PIMC, FITTED)}, 4,
+                            params_at=V_PARAMS),
     seats=lambda variant: 4,
     simulate=simulate,
     tally=records.tally,
