@@ -93,6 +93,7 @@ MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
 DEFAULT_TABLE_BITS = 16  # buckets; the pool holds 16 entries a bucket (2^20 entries, 88 MB, touched as used)
 CHUNK = 8  # entries of one chain stored side by side (a chain is a list of chunks, newest first)
+LINK_WORDS = 1 + CHUNK  # a chunk's header (``links`` row): its older chunk, then its entries' filter words
 M_STAMP, M_USED, M_CHUNKS, M_CAP = 0, 1, 2, 3  # meta slots: problem stamp, entries used, chunks used, capacity
 M_LEN = 4
 
@@ -128,7 +129,9 @@ class Table:
     of the entries that share those lengths, newest first; each entry is one rank pattern
     with its bounds. A chain is a list of chunks of :data:`CHUNK` entries that lie side by
     side in memory (a probe reads a chunk in one sweep of the cache instead of one miss an
-    entry); ``links``: each chunk's older chunk, ``heads``: each bucket's newest chunk, its
+    entry); ``links``: each chunk's header, its older chunk and the filter word of each of its
+    entries (:func:`_filter_word`, a one-word test that rejects most entries of a chain before
+    their keys are read), ``heads``: each bucket's newest chunk, its
     stamp and how many entries that chunk holds. ``meta`` (:data:`M_STAMP` ...): the current
     problem's stamp, entries and chunks used, and the pool's capacity in entries (there are
     chunks enough for it whatever the chains' lengths). Buckets are valid for one stamp only;
@@ -142,7 +145,7 @@ class Table:
         chunks = table_chunks(size, 1 << bits)
         self.keys = np.zeros((chunks * CHUNK, ENTRY_WORDS), np.uint64)
         self.bounds = np.zeros((chunks * CHUNK, 4), np.int8)  # lower, upper, best lead: suit + 1 (0 = none), class
-        self.links = np.zeros(chunks, np.int64)
+        self.links = np.zeros((chunks, LINK_WORDS), np.int64)
         self.heads = np.zeros((1 << bits, 3), np.int64)  # newest chunk, stamp, entries in that chunk
         self.meta = np.zeros(M_LEN, np.int64)
         self.meta[M_CAP] = size
@@ -170,11 +173,12 @@ def table_chunks(size: int, buckets: int) -> int:
 
 @lazily(nb.int64(nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
 def _suit(c, suit_masks):
-    b = bit(c)
-    for s in range(4):
-        if suit_masks[s] & b:
-            return s
-    return -1
+    """The effective suit of card ``c`` (which must be in one of ``suit_masks``), without a
+    branch: the suit of a card is hard to predict, and a mispredicted branch costs more than
+    the three tests."""
+    u = np.uint64(c)
+    return np.int64((suit_masks[1] >> u) & _ONE) + 2 * np.int64((suit_masks[2] >> u) & _ONE) \
+        + 3 * np.int64((suit_masks[3] >> u) & _ONE)
 
 
 @lazily(nb.boolean(nb.int64, nb.int64, nb.int64, nb.uint64[:]), cache=True, inline="always", _nrt=False)
@@ -717,10 +721,9 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
 
 @nb.njit(cache=True, inline="always", _nrt=False)
 def _holder(H, c):
-    for p in range(4):
-        if H[p] & bit(c):
-            return p
-    return -1
+    """The seat of four holding card ``c`` (which one of them must hold), without a branch."""
+    u = np.uint64(c)
+    return np.int64((H[1] >> u) & _ONE) + 2 * np.int64((H[2] >> u) & _ONE) + 3 * np.int64((H[3] >> u) & _ONE)
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
@@ -1120,6 +1123,46 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
     return -1
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _top4(x, cnt, s):
+    """The classes ``cnt - 4 .. cnt - 1`` (the four highest live cards) of suit ``s`` of a
+    canonical word, as 4 bits (zeros below the lowest live card)."""
+    seg = (x >> np.uint64(16 * s)) & np.uint64(0xFFFF)
+    if cnt >= 4:
+        return (seg >> np.uint64(cnt - 4)) & np.uint64(0xF)
+    return (seg << np.uint64(4 - cnt)) & np.uint64(0xF)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _filter_word(C, n, top, alive, suit_masks):
+    """The table's one-word test of the top ranks (DDS's test of the top ranks of every suit):
+    for each suit (8 bits at ``8 * s``) the owners of its four highest live cards, as two bit
+    planes of the seat number (canonical hands ``C[:n]``, :func:`_canonical`), and at ``32 + 8
+    * s`` which of those four the pattern ``top`` covers. An entry can match a position only if
+    ``(pos ^ f) & m == 0`` (``pos``: the position's word, ``f``: the entry's, ``m``: its covered
+    classes in both planes, :func:`_filter_passes`); more than four seats: no test (``m`` = 0).
+    The owners outside ``top`` are left out, so equal entries have equal words."""
+    if n > 4:
+        return _ZERO
+    p0 = C[1] | (C[3] if n > 3 else _ZERO)
+    p1 = (C[2] if n > 2 else _ZERO) | (C[3] if n > 3 else _ZERO)
+    f = _ZERO
+    for s in range(4):
+        cnt = popcount(alive & suit_masks[s])
+        m = _top4(top, cnt, s)
+        f |= ((_top4(p0, cnt, s) | (_top4(p1, cnt, s) << np.uint64(4))) & (m | (m << np.uint64(4)))) \
+            << np.uint64(8 * s)
+        f |= m << np.uint64(32 + 8 * s)
+    return f
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _filter_passes(pos, f):
+    """Whether an entry of filter word ``f`` can match a position of word ``pos``."""
+    m = f >> np.uint64(32)
+    return ((pos ^ f) & (m | (m << np.uint64(4)))) == _ZERO
+
+
 @nb.njit(cache=True, _nrt=False)
 def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """The table's answer at a trick start (1, 0, or -1 = none); sets ``kw`` (key, canonical
@@ -1137,11 +1180,16 @@ def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, m
     alive = _ZERO
     for p in range(n):
         alive |= H[p]
+    pos = _filter_word(kw[3:8], n, _NONE, alive, suit_masks)
     ch = heads[bucket, 0]
     fill = heads[bucket, 2]
     while ch >= 0:
-        # a chunk's entries newest first (the chain's order: newest chunk first)
-        for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
+        # a chunk's entries newest first (the chain's order: newest chunk first); the chunk's
+        # filter words reject most of them before their keys are read
+        for i in range(fill - 1, -1, -1):
+            if not _filter_passes(pos, np.uint64(links[ch, 1 + i])):
+                continue
+            e = ch * CHUNK + i
             if keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
                 top = keys[e, 8]
                 match = True
@@ -1160,7 +1208,7 @@ def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, m
                         return 0
                     if bounds[e, 2] > 0 and kw[K_HINT] == _NONE:
                         kw[K_HINT] = np.uint64(e)
-        ch = links[ch]
+        ch = links[ch, 0]
         fill = CHUNK
     return -1
 
@@ -1187,7 +1235,7 @@ def _append(links, heads, meta, bucket):
     if heads[bucket, 2] == CHUNK:
         ch = meta[M_CHUNKS]
         meta[M_CHUNKS] += 1
-        links[ch] = heads[bucket, 0]
+        links[ch, 0] = heads[bucket, 0]
         heads[bucket, 0] = ch
         heads[bucket, 2] = 0
     e = heads[bucket, 0] * CHUNK + heads[bucket, 2]
@@ -1211,7 +1259,7 @@ def _sweep(keys, bounds, links, heads, meta):
         while ch >= 0:
             for e in range(ch * CHUNK, ch * CHUNK + fill):
                 count[_key_cards(keys[e, 0], keys[e, 1])] += 1
-            ch = links[ch]
+            ch = links[ch, 0]
             fill = CHUNK
     size = meta[M_CAP]
     keep_from = MAX_DEPTH + 1
@@ -1223,6 +1271,7 @@ def _sweep(keys, bounds, links, heads, meta):
     kk = np.empty((kept, ENTRY_WORDS), np.uint64)
     kb = np.empty((kept, 4), np.int8)
     kbucket = np.empty(kept, np.int64)
+    kf = np.empty(kept, np.int64)
     chain = np.empty(links.shape[0], np.int64)
     j = 0
     for b in range(heads.shape[0]):
@@ -1233,7 +1282,7 @@ def _sweep(keys, bounds, links, heads, meta):
         while ch >= 0:
             chain[m] = ch
             m += 1
-            ch = links[ch]
+            ch = links[ch, 0]
         for i in range(m - 1, -1, -1):
             ch = chain[i]
             fill = heads[b, 2] if i == 0 else CHUNK
@@ -1245,12 +1294,14 @@ def _sweep(keys, bounds, links, heads, meta):
                 for w in range(4):
                     kb[j, w] = bounds[e, w]
                 kbucket[j] = b
+                kf[j] = links[ch, 1 + e - ch * CHUNK]
                 j += 1
     meta[M_STAMP] = stamp + 1
     meta[M_USED] = 0
     meta[M_CHUNKS] = 0
     for i in range(j):
         e = _append(links, heads, meta, kbucket[i])
+        links[e // CHUNK, 1 + e % CHUNK] = kf[i]
         for w in range(ENTRY_WORDS):
             keys[e, w] = kk[i, w]
         for w in range(4):
@@ -1273,12 +1324,16 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
         top = _top_mask_of(rel, alive, suit_masks)
     else:
         top = np.uint64(0xFFFFFFFFFFFFFFFF)  # every rank relevant: one entry per rank-class position
+    f = np.int64(_filter_word(kw[3:8], n, top, alive, suit_masks))
     way = -1
     if heads[bucket, 1] == meta[M_STAMP]:
         ch = heads[bucket, 0]
         fill = heads[bucket, 2]
         while ch >= 0 and way < 0:
-            for e in range(ch * CHUNK + fill - 1, ch * CHUNK - 1, -1):
+            for i in range(fill - 1, -1, -1):
+                if links[ch, 1 + i] != f:
+                    continue  # equal entries have equal filter words
+                e = ch * CHUNK + i
                 if keys[e, 8] == top and keys[e, 0] == kw[0] and keys[e, 1] == kw[1] and keys[e, 2] == kw[2]:
                     same = True
                     for p in range(n):
@@ -1288,13 +1343,14 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
                     if same:
                         way = e
                         break
-            ch = links[ch]
+            ch = links[ch, 0]
             fill = CHUNK
     if way < 0:
         if meta[M_USED] >= meta[M_CAP] or meta[M_CHUNKS] >= links.shape[0]:
             _sweep(keys, bounds, links, heads, meta)  # the pool is full: keep the entries of the most cards
             ctr[C_TT_RESETS] += 1
         way = _append(links, heads, meta, bucket)
+        links[way // CHUNK, 1 + way % CHUNK] = f
         for i in range(3):
             keys[way, i] = kw[i]
         for p in range(5):

@@ -163,7 +163,7 @@ def new_table(bits):
     chunks = -(-size // dd.CHUNK) + (1 << bits)  # dd.table_chunks
     keys = np.zeros((chunks * dd.CHUNK, dd.ENTRY_WORDS), np.uint64)
     bounds = np.zeros((chunks * dd.CHUNK, 4), np.int8)
-    links = np.zeros(chunks, np.int64)
+    links = np.zeros((chunks, dd.LINK_WORDS), np.int64)
     heads = np.zeros((1 << bits, 3), np.int64)
     meta = np.zeros(dd.M_LEN, np.int64)
     meta[dd.M_CAP] = size
