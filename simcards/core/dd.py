@@ -1044,7 +1044,10 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     return count
 
 
-@nb.njit(cache=True, _nrt=False)
+# _probe, _tt_lookup and _store are inlined into _search: numba passes each array as its seven
+# to nine words, and these calls with a dozen arrays each spent more pushing their arguments than
+# the work they did (docs/dev/double-dummy.md, "Cheaper nodes")
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """Cut-offs before any move at a node: 1 = the side makes ``target``, 0 = it does not
     (``rel_out[d]``: the cards whose ranks the answer rests on), -1 = search on (``kw`` then
@@ -1163,7 +1166,7 @@ def _filter_passes(pos, f):
     return ((pos ^ f) & (m | (m << np.uint64(4)))) == _ZERO
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kw, rel_out, d):
     """The table's answer at a trick start (1, 0, or -1 = none); sets ``kw`` (key, canonical
     hands, bucket and the best-lead hint of a matching entry whose bounds do not decide)."""
@@ -1308,7 +1311,7 @@ def _sweep(keys, bounds, links, heads, meta):
             bounds[e, w] = kb[i, w]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel, best, suit_masks):
     """Record what a finished trick-start node proved, for every position that shares its suit
     lengths and the owners of its relevant cards (``rel``: the cards the proof rests on, with
@@ -1465,7 +1468,17 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
         if entering:
             ctr[C_NODES] += 1
             fr[d, F_TGT] = target
-            r = _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kbuf[d], rb[0], d)
+            if st[S_NPL] > 0:
+                # inside a trick only the target's limits cut (``_probe``'s first tests)
+                kbuf[d, K_BUCKET] = _NONE
+                rb[0, d] = _ZERO
+                r = -1
+                if target <= 0:
+                    r = 1
+                elif target > popcount(H[st[S_LEADER]]) + 1:
+                    r = 0
+            else:
+                r = _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kbuf[d], rb[0], d)
             if r >= 0:
                 value = r == 1
                 rel = rb[0, d]
