@@ -94,3 +94,40 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
 
     hs = tuple(tuple(c for c in range(64) if int(h) >> c & 1) for h in hands)
     return value(hs, int(leader), tuple(int(c) for c in trick), bool(broken), bool(trick1))
+
+
+def nil_fails(hands, rules, nil: int, attackers, suit_masks, *, leader: int, trick=(), broken: bool = False,
+              trick1: bool = False) -> bool:
+    """Whether the ``attackers`` can make seat ``nil`` take a trick (every other seat keeping
+    it off tricks), by exhaustive minimax: core/dd_nil.py's reference."""
+    n = int(rules[dd.R_SEATS])
+    sitout = int(rules[dd.R_SITOUT_T1])
+    attacking = frozenset(int(s) for s in attackers)
+    masks = tuple(int(m) for m in suit_masks)
+    trump = int(rules[dd.R_TRUMP])
+
+    def order(lead: int, t1: bool) -> list[int]:
+        seats = [(lead + i) % n for i in range(n)]
+        return [s for s in seats if not (t1 and s == sitout)]
+
+    @lru_cache(maxsize=None)
+    def value(hs: tuple[tuple[int, ...], ...], lead: int, tr: tuple[int, ...], brk: bool, t1: bool) -> bool:
+        seats = order(lead, t1)
+        if len(tr) == len(seats):
+            w = seats[winner(rules, masks, tr)]
+            if w == nil:
+                return True
+            return any(hs) and value(hs, w, (), brk, False)
+        if not any(hs):
+            return False
+        seat = seats[len(tr)]
+        options = []
+        for c in legal(rules, masks, hs[seat], tr, brk, t1):
+            nh = list(hs)
+            nh[seat] = tuple(x for x in hs[seat] if x != c)
+            nbrk = brk or (trump >= 0 and _suit(c, masks) == trump)
+            options.append(value(tuple(nh), lead, tr + (c,), nbrk, t1))
+        return any(options) if seat in attacking else all(options)
+
+    hs = tuple(tuple(c for c in range(64) if int(h) >> c & 1) for h in hands)
+    return value(hs, int(leader), tuple(int(c) for c in trick), bool(broken), bool(trick1))

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.core import dd
+from simcards.core import dd, dd_nil
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.deal import deal_known
 from simcards.core.jit import helper
 from simcards.core.policy import PolicyParam
 from simcards.core.rng import below
+from simcards.core.tricks import distinct_cards  # noqa: F401  (the adapters' import)
 
 TABLE_BITS = (6, 6, 6, 6, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12)  # by cards in the hand to act (measured)
 MAX_WORLDS = 256
@@ -172,13 +173,19 @@ def new_table(bits):
 
 
 @helper
-def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
+def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
            node_budget, min_worlds, bits, totals):
-    """The card of ``legal`` with the largest total ``utility[tricks]`` over the worlds.
+    """The card of ``legal`` with the largest total ``utility[tricks]`` over the worlds, plus
+    the Nil swings.
 
     ``worlds[w]``: every seat's hand in world ``w`` (``w < count``); ``tc[:npl]``: the trick
     so far, led by ``leader``; ``side``: bitmask of the measured seats; ``utility[v]``: the
     points of the side taking ``v`` of the remaining tricks (trick in progress included).
+    ``nils[j]``: a Nil still alive, (seat, its attackers as a seat mask, the points to the
+    side if it fails); in each world a card whose play lets the attackers make that seat
+    take a trick (core/dd_nil.py) adds those points (a separate question from the tricks:
+    the two totals are added, each under its own best play); a world where one card's
+    question ran past ``dd_nil.LIMIT`` positions adds nothing. No rows: no Nil in play.
     Stops after the first world that takes the solver past ``node_budget`` nodes (0: no
     cap), once ``min_worlds`` are solved. ``bits``: the table's size (:data:`TABLE_BITS`
     gives one by hand size). ``totals[c]`` (int64[64], zeroed here): each
@@ -193,6 +200,10 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
     H = np.zeros(n, np.uint64)
     valued = np.uint64(0)
     solved = 0
+    n_nils = nils.shape[0]
+    nil_keys, nil_values = dd_nil.new_table(dd_nil.TABLE_BITS if n_nils > 0 else 0)
+    nil_nodes = np.zeros(1, np.int64)
+    fails = np.zeros(dd.MAX_MOVES, np.int64)
     for w in range(count):
         for s in range(n):
             H[s] = worlds[w, s]
@@ -209,6 +220,17 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
                     v = utility.shape[0] - 1
                 totals[c] += utility[v]
                 valued |= bit(c)
+        for j in range(n_nils):  # the stamp j + 1: a position's answer holds in every world
+            k = dd_nil.nil_card_values(H, R, nils[j, 0], nils[j, 1], suit_masks, tc, npl, leader, broken, t1,
+                                       np.int64(j + 1), nil_keys, nil_values, nil_nodes, np.int64(dd_nil.LIMIT),
+                                       out_cards, fails)
+            answered = True
+            for i in range(k):
+                if fails[i] < 0:
+                    answered = False
+            for i in range(k):  # a world with a question left open adds no swing to any card
+                if answered and fails[i] == 1 and legal & bit(out_cards[i]):
+                    totals[out_cards[i]] += nils[j, 2]
         solved += 1
         if node_budget > 0 and solved >= min_worlds and ctr[dd.C_NODES] >= node_budget:
             break
@@ -283,50 +305,15 @@ def solver_rules(seats, trump, lead_restrict, sitout_t1):
 
 
 @helper
-def solve_worlds(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
+def solve_worlds(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
                  node_budget, min_worlds, left, totals):
     """:func:`decide` with the table sized for ``left`` cards in the hand to act; ``prefer``
     when no card was valued. Returns (card, worlds solved)."""
-    card, solved = decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, prefer,
+    card, solved = decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
                           node_budget, min_worlds, np.int64(TABLE_BITS[min(left, 13)]), totals)
     if card < 0:
         return prefer, solved
     return card, solved
-
-
-@helper
-def _run_above(card_bit, legal, alive, suit_masks):
-    """The next ``alive`` card above ``card_bit`` in its suit when it is ``legal`` too (the
-    same run of equivalent cards), else 0."""
-    one = np.uint64(1)
-    suit = np.uint64(0)
-    for k in range(suit_masks.shape[0]):
-        if suit_masks[k] & card_bit:
-            suit = suit_masks[k]
-    above = alive & suit & ~((card_bit << one) - one)
-    nxt = above & (~above + one)
-    return nxt & legal
-
-
-@helper
-def distinct_cards(legal, alive, suit_masks, prefer):
-    """One card of each run of equivalent ``legal`` cards (a mask): cards of one suit with no
-    ``alive`` card (one still in a hand or in the trick in progress) between them win and
-    lose the same tricks. A run is stood for by ``prefer`` when it holds it, else by its top
-    card (as in the solver's move list, core/dd.py)."""
-    out = np.uint64(0)
-    m = legal
-    while m:
-        low = m & (~m + np.uint64(1))
-        m ^= low
-        if not _run_above(low, legal, alive, suit_masks):
-            out |= low  # the top of its run
-    if prefer >= 0 and legal & bit(prefer) and not out & bit(prefer):
-        top = bit(prefer)
-        while _run_above(top, legal, alive, suit_masks):
-            top = _run_above(top, legal, alive, suit_masks)
-        out = (out & ~top) | bit(prefer)
-    return out
 
 
 @helper

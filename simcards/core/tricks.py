@@ -10,7 +10,7 @@ import numba as nb
 import numpy as np
 
 from simcards.core.cards import SUIT_MASKS, JOKER_MASK, highest_card, bit
-from simcards.core.jit import lazily
+from simcards.core.jit import helper, lazily
 
 NO_TRUMP = -1
 
@@ -116,3 +116,38 @@ def card_beats(c, best, trump_suit, suit_masks):
     if sc == sb:
         return c > best
     return trump_suit >= 0 and sc == trump_suit
+
+
+@helper
+def _run_above(card_bit, legal, alive, suit_masks):
+    """The next ``alive`` card above ``card_bit`` in its suit when it is ``legal`` too (the
+    same run of equivalent cards), else 0."""
+    one = np.uint64(1)
+    suit = np.uint64(0)
+    for k in range(suit_masks.shape[0]):
+        if suit_masks[k] & card_bit:
+            suit = suit_masks[k]
+    above = alive & suit & ~((card_bit << one) - one)
+    nxt = above & (~above + one)
+    return nxt & legal
+
+
+@helper
+def distinct_cards(legal, alive, suit_masks, prefer):
+    """One card of each run of equivalent ``legal`` cards (a mask): cards of one suit with no
+    ``alive`` card (one still in a hand or in the trick in progress) between them win and
+    lose the same tricks. A run is stood for by ``prefer`` when it holds it, else by its top
+    card (as in the solver's move list, core/dd.py)."""
+    out = np.uint64(0)
+    m = legal
+    while m:
+        low = m & (~m + np.uint64(1))
+        m ^= low
+        if not _run_above(low, legal, alive, suit_masks):
+            out |= low  # the top of its run
+    if prefer >= 0 and legal & bit(prefer) and not out & bit(prefer):
+        top = bit(prefer)
+        while _run_above(top, legal, alive, suit_masks):
+            top = _run_above(top, legal, alive, suit_masks)
+        out = (out & ~top) | bit(prefer)
+    return out

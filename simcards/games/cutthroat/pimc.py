@@ -135,7 +135,8 @@ def pimc_card(view, masks, rng, totals):
     _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
     return solve_worlds(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
                         np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
-                        legal, utility, prefer, np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
+                        legal, utility, np.zeros((0, 3), np.int64), prefer,
+                        np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
                         np.int64(param_value(view, V_PARAMS + P_MIN_WORLDS)), left, totals)
 
 

@@ -173,7 +173,7 @@ def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int],
             nil += 1
             continue
         u = np.zeros(left + 1, np.int64)
-        pimc._utility(view, np.int64(left), np.int64(-1), 1.0, u)
+        pimc._utility(view, np.int64(left), 1.0, u)
         cost = int(u[step["best"]] - u[step["after"]])
         for kind in (pos, 4 if step["trick"] < dd_report.LATE_FROM else 5):
             pts[kind] += cost

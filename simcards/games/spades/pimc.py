@@ -19,15 +19,17 @@ points of the whole hand); for bids (below), exchange, Blind Nil and misdeal it 
 Scoring of a world, where ``v`` is the tricks the partnership takes from here:
 both teams' contracts (number bids only) scored as the rules do, made 10 per bid trick,
 set minus that, each overtrick ``1 - bag_cost`` points; the value is our points minus the
-opponents'. A Nil bidder that has taken no trick (and its partner, covering it) instead
-measures the Nil seat alone and minimises its tricks (-nil value if it takes any, -1 per
-trick). The search stops sampling after the world that takes the solver past
-``node_budget`` nodes, once ``min_worlds`` are solved: the cost per decision is bounded,
-deterministically.
+opponents'. Every Nil still alive (a Nil or Blind Nil bidder without a trick, either team's)
+adds its own term: in each world, a card after which the Nil bidder's opponents can make it
+take a trick, its partner and it playing to keep it off every trick (core/dd_nil.py), costs
+our side the Nil's value when the Nil is ours and gains it when it is theirs. So pimc covers
+its partner's Nil and attacks the opponents'. The search stops sampling after the world that
+takes the solver past ``node_budget`` nodes, once ``min_worlds`` are solved: the cost per
+decision is bounded, deterministically.
 
-Not modelled: the opponents' Nil (played for tricks, not attacked), failed-Nil trick
-rules and 10-for-200; the solver assumes spades must be broken unless this seat, on lead,
-was allowed to lead one, and allows trumping on trick 1.
+Not modelled: a failed Nil bidder's tricks still count towards its partner's contract in
+the search (the rules make them bags), nor 10-for-200; the solver assumes spades must be
+broken unless this seat, on lead, was allowed to lead one, and allows trumping on trick 1.
 """
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ from simcards.core.pimc import (
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
 from simcards.games.spades.policies import (
-    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
+    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
     V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
     V_VOIDS, card_play, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal,
@@ -105,18 +107,14 @@ def _contract_points(bid, taken, extra, bag_cost):
 
 
 @helper
-def _utility(view, left, nil_seat, bag_cost, out):
-    """``out[v]``: the points of a world where the measured side takes ``v`` of ``left`` tricks.
+def _utility(view, left, bag_cost, out):
+    """``out[v]``: the points of a world where the deciding partnership takes ``v`` of ``left``
+    tricks: both teams' number contracts (a Nil's value is :func:`_live_nils`' separate term).
 
     No tie-break towards taking tricks: with ``bag_cost=1`` an overtrick is worth nothing and
     expert's card (which ducks once the contract is safe) breaks ties; a trick tie-break
     measured worse at the game level (docs/games/spades.md, "pimc")."""
     me = view[V_SEAT]
-    if nil_seat >= 0:
-        lose = view[V_NIL_VALUE] * 10
-        for v in range(left + 1):
-            out[v] = -(lose if v > 0 else 0) - v
-        return
     bids = np.zeros(2, np.int64)
     taken = np.zeros(2, np.int64)
     for s in range(4):
@@ -265,15 +263,36 @@ def pimc_card(view, rng, totals):
     count = _sample_worlds(view, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
-    nil_seat = _nil_seat(view)
-    side = np.int64((1 << me) | (1 << (me ^ 2))) if nil_seat < 0 else np.int64(1 << nil_seat)
+    side = np.int64((1 << me) | (1 << (me ^ 2)))
     utility = np.zeros(left + 1, np.int64)
-    _utility(view, left, nil_seat, param_value(view, V_PARAMS + P_BAG_COST), utility)
-    return _dd_card(view, worlds, count, side, utility, prefer, totals)
+    _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
+    return _dd_card(view, worlds, count, side, utility, _live_nils(view), prefer, totals)
 
 
 @helper
-def _dd_card(view, worlds, count, side, utility, prefer, totals):
+def _live_nils(view):
+    """The Nils still alive (a Nil or Blind Nil bidder without a trick), as core.pimc.decide's
+    rows: (seat, the other team's seats, the points to this seat's side if it fails: minus
+    its value for our own team's Nil, plus it for theirs; x10 like the utility)."""
+    me = view[V_SEAT]
+    n = 0
+    for s in range(4):
+        if view[V_BID + s] == 0 and view[V_TRICKS + s] == 0:
+            n += 1
+    out = np.zeros((n, 3), np.int64)
+    k = 0
+    for s in range(4):
+        if view[V_BID + s] == 0 and view[V_TRICKS + s] == 0:
+            value = 10 * (view[V_BN_VALUE] if view[V_BLIND + s] else view[V_NIL_VALUE])
+            out[k, 0] = s
+            out[k, 1] = (1 << ((s + 1) & 3)) | (1 << ((s + 3) & 3))
+            out[k, 2] = -value if (s & 1) == (me & 1) else value
+            k += 1
+    return out
+
+
+@helper
+def _dd_card(view, worlds, count, side, utility, nils, prefer, totals):
     """The DD phase: every legal card solved in every world (core.pimc.decide)."""
     legal = np.uint64(view[V_LEGAL])
     hand = np.uint64(view[V_HAND])
@@ -290,7 +309,7 @@ def _dd_card(view, worlds, count, side, utility, prefer, totals):
         tc[i] = view[V_TABLE + ((leader + i) & 3)]
     t1 = 1 if view[V_TRICK] == 0 else 0
     return solve_worlds(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
-                        np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, prefer,
+                        np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, nils, prefer,
                         np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
                         np.int64(MIN_WORLDS), left, totals)
 
