@@ -414,9 +414,11 @@ def experiment_options(f):
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), help="Run the experiment described in a TOML file.")
 @click.option("--pbn", "pbn_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write the run's deals "
               "to this PBN file, one board each (trick-taking games, --unit deal, four seats; replays every deal).")
+@click.option("--bidding", help="One policy for every seat's decisions but card play (bids, Blind Nil, the "
+              "exchange...), the seats' policies playing the cards (Spades, Cutthroat, Kierki).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary table.")
 def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, out, records, backend,
-        scheduler, workers, force, spec_file, pbn_file, quiet, **registry):
+        scheduler, workers, force, spec_file, pbn_file, bidding, quiet, **registry):
     """Simulate GAME and write a results folder with records, summary and figures."""
     from simcards.app.workflows import run_experiment
     from simcards.core.game import get_game
@@ -428,6 +430,8 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
 
         if pbn_file is not None:
             _fail("--pbn writes the deals of a run named on the command line, not of --spec")
+        if bidding is not None:
+            _fail("--bidding goes with a run named on the command line, not with --spec")
         ctx = click.get_current_context()
         given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
         result = run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend,
@@ -451,20 +455,24 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
         check_run(g, unit_name, g.variant(preset, None, pairs))
     if out is None:
         spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, settings=pairs, policy=policy,
-                         seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records)
+                         seat_policy=_seat_policies(seat_policy), chunk_size=chunk_size, records=records,
+                         bidding=bidding)
         out = Path("results") / f"{g.name}-{spec.unit}-{spec.digest()}"
     try:
         result = run_experiment(g, unit=unit, count=count, seed=seed, preset=preset, settings=pairs, policy=policy,
                                 seat_policy=_seat_policies(seat_policy), out=out, threads=threads, backend=backend,
                                 scheduler=scheduler, workers=workers, records=records, chunk_size=chunk_size,
-                                progress=_show_progress(quiet), force=force, **counts)
+                                progress=_show_progress(quiet), force=force, bidding=bidding, **counts)
     except Interrupted as exc:
         click.echo(f"\n{exc}", err=True)
         sys.exit(130)
     if not quiet:
         _print_summary(result.summary)
     played = list(result.spec.policies)
-    click.echo(_policies_line(max(played, key=played.count), dict(enumerate(played))))
+    line = _policies_line(max(played, key=played.count), dict(enumerate(played)))
+    if result.spec.bidding:
+        line += f"; every decision but card play by {result.spec.bidding}"
+    click.echo(line)
     done = f"{result.spec.count:,} {result.spec.unit}s"
     if result.computed_chunks:
         done += f" in {result.seconds:.1f} s ({result.rate:,.0f}/s)"

@@ -33,8 +33,10 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
                    seat_policy: Mapping[int, str] | None = None, out: str | Path | None = None,
                    threads: int | None = None, backend: str = "local", scheduler: str | None = None,
                    workers: int | None = None, records: str = "all", chunk_size: int | None = None,
-                   progress: bool = False, force: bool = False, **counts: int | None) -> RunResult:
-    """Validate, run and return the full :class:`RunResult` (used by the CLI)."""
+                   progress: bool = False, force: bool = False, bidding: str | None = None,
+                   **counts: int | None) -> RunResult:
+    """Validate, run and return the full :class:`RunResult` (used by the CLI); ``bidding``: the
+    policy of every seat's decisions but card play (:func:`make_spec`)."""
     g = game if isinstance(game, Game) else get_game(game)
     unit_name, n = resolve_count(g, unit, count, counts)
     if records == "dd" and count is None and all(v is None for v in counts.values()):
@@ -44,7 +46,8 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     if records == "dd" and chunk_size is None:
         chunk_size = DD_CHUNK  # a record solves for seconds: small chunks move the bar and are stored as they finish
     spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
-                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records)
+                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records,
+                     bidding=bidding)
     result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
                      force=force, progress=progress)
     if out is not None:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from simcards.cli import main
 from simcards.core.errors import SimcardsError
 from simcards.core.game import get_game
-from simcards.experiment.ladder import dd_ratios, ladder
+from simcards.experiment.ladder import dd_ratios
 from simcards.experiment.runner import execute
 from simcards.experiment.spec import ExperimentSpec, make_spec
 
@@ -53,8 +53,10 @@ def test_a_parameterised_bidder_differs_from_the_plain_one():
 def test_held_bids_in_the_ladder_double_dummy_runs(tmp_path):
     """The ladder's dd runs: basic's cards under expert's contracts, the ratio to expert's."""
     out = tmp_path / "lad"
-    result = ladder("spades", policies=["basic", "expert"], unit="deal", count=8, dd_deals=3, seed=4, out=out,
-                    threads=1)
+    from simcards.app.workflows import ladder as ladder_with_figure  # the report shows the figure
+
+    result = ladder_with_figure("spades", policies=["basic", "expert"], unit="deal", count=8, dd_deals=3, seed=4,
+                                out=out, threads=1)
     assert result.dd_bids == "expert" and result.dd_reference == "expert"
     runs = {}
     for k in (1, 2):
@@ -69,6 +71,10 @@ def test_held_bids_in_the_ladder_double_dummy_runs(tmp_path):
 
     text = "\n".join(ladder_lines(result))
     assert "every other decision but card play by expert" in text and "over expert's" in text
+    rep = CliRunner().invoke(main, ["report", str(out), "--quiet"])
+    assert rep.exit_code == 0, rep.output
+    md = (out / "report.md").read_text()
+    assert "under `expert`'s bids" in md and "--dd-bids expert" in md and "over `expert`'s" in md
 
 
 def _frame(pts, dec):
@@ -95,6 +101,12 @@ def test_dd_ratios_is_the_ratio_of_points_per_decision_paired_over_deals():
         dd_ratios({"ref": ref, "short": half.iloc[:3]}, "ref")
 
 
+def _one_error_line(output: str) -> bool:
+    """One error line, the last (a first run may print the compile notice before it)."""
+    lines = [x for x in output.strip().splitlines() if "compiling" not in x]
+    return len(lines) == 1 and lines[0].startswith("error:")
+
+
 def test_bad_bidders_are_one_line_and_status_2(tmp_path):
     with pytest.raises(SimcardsError, match="unknown spades policy 'nosuch'"):
         make_spec("spades", unit="deal", count=5, policy="basic", bidding="nosuch")
@@ -105,7 +117,7 @@ def test_bad_bidders_are_one_line_and_status_2(tmp_path):
         r = runner.invoke(main, ["ladder", "spades", "--policies", "basic,expert", "--deals", "4", *extra,
                                  "--out", str(tmp_path / "bad")])
         assert r.exit_code == 2, r.output
-        assert len(r.output.strip().splitlines()) == 1, r.output
+        assert _one_error_line(r.output), r.output
 
 
 @pytest.mark.parametrize("game", ["cutthroat", "kierki"])
@@ -118,3 +130,18 @@ def test_other_games_hand_their_non_card_decisions_over(game):
     assert table.bidding == "expert" and table["play"] == plain["play"]
     spec = make_spec(g, unit="deal", count=5, seed=2, policy="basic", bidding="expert")
     assert len(execute(spec, threads=1).records) == 5
+
+
+def test_run_bidding_on_the_command_line(tmp_path):
+    """``simcards run --bidding``: the folder's records hold the bidder's bids, the output says so."""
+    runner = CliRunner()
+    out = tmp_path / "r"
+    r = runner.invoke(main, ["run", "spades", "--deals", "12", "--seed", "5", "--policy", "basic", "--bidding",
+                             "expert", "--quiet", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "every decision but card play by expert" in r.output
+    _, own = _records("expert")
+    mine = pd.read_parquet(out / "deals.parquet")
+    assert (mine[BIDS].to_numpy() == own[BIDS].to_numpy()).all()
+    bad = runner.invoke(main, ["run", "spades", "--deals", "5", "--bidding", "nosuch", "--out", str(tmp_path / "b")])
+    assert bad.exit_code == 2 and _one_error_line(bad.output), bad.output
