@@ -60,21 +60,24 @@ def winner(rules, suit_masks, trick: tuple[int, ...]) -> int:
     return max((i for i, c in enumerate(trick) if _suit(c, suit_masks) == led), key=lambda i: trick[i])
 
 
+def play_order(rules, lead: int, trick1: bool) -> list[int]:
+    """The seats in the order they play to a trick led by ``lead`` (the sit-out seat, if any,
+    left out of trick 1)."""
+    n = int(rules[dd.R_SEATS])
+    sitout = int(rules[dd.R_SITOUT_T1])
+    seats = [(lead + i) % n for i in range(n)]
+    return [s for s in seats if not (trick1 and s == sitout)]
+
+
 def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False,
           trick1: bool = False) -> int:
     """The side's maximum tricks of those remaining, by exhaustive minimax."""
-    n = int(rules[dd.R_SEATS])
-    sitout = int(rules[dd.R_SITOUT_T1])
     sides = frozenset(int(s) for s in side)
     masks = tuple(int(m) for m in suit_masks)
 
-    def order(lead: int, t1: bool) -> list[int]:
-        seats = [(lead + i) % n for i in range(n)]
-        return [s for s in seats if not (t1 and s == sitout)]
-
     @lru_cache(maxsize=None)
     def value(hs: tuple[tuple[int, ...], ...], lead: int, tr: tuple[int, ...], brk: bool, t1: bool) -> int:
-        seats = order(lead, t1)
+        seats = play_order(rules, lead, t1)
         if len(tr) == len(seats):
             w = seats[winner(rules, masks, tr)]
             rest = (w in sides)
@@ -100,19 +103,13 @@ def nil_fails(hands, rules, nil: int, attackers, suit_masks, *, leader: int, tri
               trick1: bool = False) -> bool:
     """Whether the ``attackers`` can make seat ``nil`` take a trick (every other seat keeping
     it off tricks), by exhaustive minimax: core/dd_nil.py's reference."""
-    n = int(rules[dd.R_SEATS])
-    sitout = int(rules[dd.R_SITOUT_T1])
     attacking = frozenset(int(s) for s in attackers)
     masks = tuple(int(m) for m in suit_masks)
     trump = int(rules[dd.R_TRUMP])
 
-    def order(lead: int, t1: bool) -> list[int]:
-        seats = [(lead + i) % n for i in range(n)]
-        return [s for s in seats if not (t1 and s == sitout)]
-
     @lru_cache(maxsize=None)
     def value(hs: tuple[tuple[int, ...], ...], lead: int, tr: tuple[int, ...], brk: bool, t1: bool) -> bool:
-        seats = order(lead, t1)
+        seats = play_order(rules, lead, t1)
         if len(tr) == len(seats):
             w = seats[winner(rules, masks, tr)]
             if w == nil:
