@@ -72,12 +72,9 @@ def _slot(H, n, leader, broken, stamp, keys, out):
 @helper
 def _seat_to_act(R, leader, npl, t1):
     """The seat that plays the ``npl``-th card (from 0) of a trick led by ``leader``."""
-    n = R[dd.R_SEATS]
     seat = leader
     for i in range(npl):
-        seat = (seat + 1) % n
-        if t1 and seat == R[dd.R_SITOUT_T1]:
-            seat = (seat + 1) % n
+        seat = dd._next_seat(R, seat, t1)
     return seat
 
 
