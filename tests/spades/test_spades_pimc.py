@@ -246,3 +246,46 @@ def test_playouts_same_records_on_threads_and_chunk_sizes():
     off = GAME.simulate("deal", variant(), table("pimc:worlds=4:bid_worlds=0:playout_worlds=0"), 5, 0, 6)
     on = GAME.simulate("deal", variant(), table(policy), 5, 0, 6)
     assert not np.array_equal(off, on)
+
+
+def score_view(record, seat):
+    """The bids, blinds and rule values of ``record`` in a view of ``seat``."""
+    v = np.zeros(P.VIEW_LEN, np.int64)
+    v[P.V_SEAT] = seat
+    for s in range(4):
+        v[P.V_BID + s], v[P.V_BLIND + s] = record[f"bid{s}"], record[f"blind{s}"]
+    v[P.V_NIL_VALUE], v[P.V_BN_VALUE] = 100, 200
+    return v
+
+
+def test_hand_points_score_as_the_kernel_does():
+    # the play-outs' and the simulated bidding's value of a hand (bag_cost 0: a bag is worth its
+    # 1 point) is the kernel's points, Nils made and failed included (a failed Nil's tricks are
+    # bags, never its partner's contract: rule 5.4's default)
+    from simcards.games.spades.pimc import _hand_points
+
+    nils = checked = 0
+    for deal in expert_deals(200, seed=8):
+        r = deal["record"]
+        if r["penalties0"] or r["penalties1"]:
+            continue  # ten bags in one hand: the bag penalty is not in the value
+        tricks = np.array([r[f"tricks{s}"] for s in range(4)], np.int64)
+        for seat in range(4):
+            us, them = seat % 2, 1 - seat % 2
+            value = _hand_points(score_view(r, seat), tricks, 0.0)
+            assert value == 10 * (r[f"points{us}"] - r[f"points{them}"]), (r, seat)
+        checked += 1
+        nils += any(r[f"bid{s}"] == 0 and r[f"tricks{s}"] > 0 for s in range(4))
+    assert checked >= 150 and nils >= 3, (checked, nils)
+
+
+def test_hand_points_blind_nil_fails_for_its_value_and_its_tricks_are_bags():
+    from simcards.games.spades.pimc import _hand_points
+
+    r = {"bid0": 0, "bid1": 3, "bid2": 4, "bid3": 3, "blind0": 1, "blind1": 0, "blind2": 0, "blind3": 0}
+    tricks = np.array([2, 3, 5, 3], np.int64)
+    # South's Blind Nil fails (-200, 2 bags), North makes 4 with one bag; East-West make 6
+    assert _hand_points(score_view(r, 0), tricks, 0.0) == 10 * ((-200 + 40 + 1 + 2) - 60)
+    # bag_cost 1: a bag is worth nothing; the opponents' view is the negation
+    assert _hand_points(score_view(r, 0), tricks, 1.0) == 10 * ((-200 + 40) - 60)
+    assert _hand_points(score_view(r, 1), tricks, 1.0) == -10 * ((-200 + 40) - 60)

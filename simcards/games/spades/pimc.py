@@ -364,7 +364,9 @@ def pimc_play(view, rng):
 def _hand_points(view, tricks, bag_cost):
     """Points (x10) of the deciding seat's team minus the opponents' for a hand whose bids are
     in ``view`` and whose tricks per seat are ``tricks``: number contracts as in
-    :func:`_contract_points`, a Nil +-``nil_value`` (10-for-200 and the bag penalty aside)."""
+    :func:`_contract_points`, a Nil +-``nil_value`` (a Blind Nil +-``blind_nil_value``), a failed
+    Nil's tricks bags (rule 5.4's default: worth ``1 - bag_cost`` each, never the partner's
+    contract); 10-for-200 and the bag penalty aside."""
     us = view[V_SEAT] & 1
     value = 0
     for team in range(2):
@@ -374,7 +376,9 @@ def _hand_points(view, tricks, bag_cost):
         for s in (team, team + 2):
             b = view[V_BID + s]
             if b == 0:
-                points += (-1 if tricks[s] > 0 else 1) * view[V_NIL_VALUE] * 10
+                nil = view[V_BN_VALUE] if view[V_BLIND + s] else view[V_NIL_VALUE]
+                points += (-1 if tricks[s] > 0 else 1) * nil * 10
+                points += int(round(10 * (1.0 - bag_cost) * tricks[s]))
             else:
                 bid += b
                 taken += tricks[s]
