@@ -3,7 +3,10 @@ import numba
 
 from simcards.core.policy import Policy
 from simcards.core.rng import below
-from simcards.games.spades.policies import BASIC, V_BID, V_BLIND, V_HAND, V_SCORE, V_TRICKS, basic_bid, basic_play
+from simcards.games.spades.policies import (
+    BASIC, V_BID, V_BLIND, V_HAND, V_LEADER, V_NPLAYED, V_PLAYED, V_PLAYED_BY, V_SCORE, V_TABLE, V_TRICK, V_TRICKS,
+    basic_bid, basic_play, history_card,
+)
 
 
 def blind(view, rng):
@@ -80,3 +83,44 @@ def coin_or_ace_bid(view, rng):
 
 # randomised bid (coin or AS), never Blind Nil, plays like basic
 coin_or_ace = Policy("coin_or_ace", base=BASIC, blind=never_blind, bid=coin_or_ace_bid)
+
+
+def history_play(view, rng):
+    """basic's card, or an illegal 99 when the logged history (V_HISTORY) disagrees with the
+    rest of the view: every played card once, in seat order within each trick, the current
+    trick's cards last and each on its seat's table slot."""
+    played = view[V_PLAYED]
+    n = 0
+    for c in range(64):
+        n += (played >> c) & 1
+    seen = 0
+    for i in range(n):
+        c = history_card(view, i)
+        if (seen >> c) & 1 or not (played >> c) & 1:
+            return 99
+        seen |= 1 << c
+    npl = view[V_NPLAYED]
+    if n != 4 * view[V_TRICK] + npl:
+        return 99
+    for j in range(npl):  # the current trick: the last npl plays, from the leader on
+        s = (view[V_LEADER] + j) & 3
+        c = history_card(view, n - npl + j)
+        if view[V_TABLE + s] != c or not (view[V_PLAYED_BY + s] >> c) & 1:
+            return 99
+    for i in range(n):  # within a trick the seats follow each other clockwise
+        c = history_card(view, i)
+        s = 0
+        while not (view[V_PLAYED_BY + s] >> c) & 1:
+            s += 1
+        if i % 4 == 0:
+            lead = s
+        elif s != (lead + i % 4) & 3:
+            return 99
+    for i in range(n, 60):  # nothing logged beyond the plays made
+        if history_card(view, i) != 0:
+            return 99
+    return basic_play(view, rng)
+
+
+# plays exactly like basic, and plays an illegal card when the view's history is wrong
+historian = Policy("historian", base=BASIC, play=history_play)

@@ -239,3 +239,14 @@ def test_kernels_free_what_they_allocate_and_allocate_per_chunk_only():
     finally:
         if not was_enabled:
             _nrt_python.memsys_disable_stats()
+
+
+def test_the_view_logs_the_plays_in_order():
+    """A probe that plays basic's card checks the view's V_HISTORY at every decision (it
+    answers an illegal card when the log disagrees), and its records are basic's."""
+    import os
+    probe = os.path.join(os.path.dirname(__file__), "spades_probe_bots.py") + ":historian"
+    v = variant()
+    honest = GAME.simulate("deal", v, table("basic"), 5, 0, 200)
+    logged = GAME.simulate("deal", v, GAME.policies.table([probe]), 5, 0, 200)
+    assert np.array_equal(honest, logged)

@@ -43,6 +43,10 @@ State view layout (index constants, ``view[V_BID + seat]`` for per-seat blocks):
 ``V_PARAMS + k``      the deciding seat's policy parameter k in fixed point: read it with
                       ``param_value(view, V_PARAMS + k)`` (k-th declared ``PolicyParam``)
 ``V_PLAYED_BY + seat`` cards that seat has played this hand (public; current trick included)
+``V_HISTORY + k``     the cards played this hand in order (public): play ``i`` (0 = the opening
+                      lead) is ``(view[V_HISTORY + i // 10] >> (6 * (i % 10))) & 63``
+                      (:func:`history_card`); ``popcount(view[V_PLAYED])`` plays are logged, and
+                      the seat of each is the one whose ``V_PLAYED_BY`` holds the card
 ====================  =====================================================================
 
 Decisions: ``blind`` (1 = bid Blind Nil; asked only when BN is legal, before the hand
@@ -62,14 +66,16 @@ from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:])
 
-# the state view, declared once: offsets are generated (V_SEAT = 0, ..., VIEW_LEN = 64)
-VIEW = Layout("spades view", size=64,
+# the state view, declared once: offsets are generated (V_SEAT = 0, ..., VIEW_LEN = 70)
+VIEW = Layout("spades view", size=70,
               seat=1, dealer=1, hand=1, legal=1, count=1, role=1, given=1, received=1,
               trick=1, leader=1, nplayed=1, led_suit=1, win_seat=1, win_card=1, broken=1,
               played=1, deck=1, suits=4, table=4, bid=4, blind=4, tricks=4, voids=4,
               score=2, bags=2, exchange=2, target=1, bag_limit=1, nil_value=1, bn_value=1,
-              hands_played=1, params=PARAM_SLOTS, played_by=4)
+              hands_played=1, params=PARAM_SLOTS, played_by=4, history=6)
 VIEW.export(globals(), "V_", size="VIEW_LEN")
+HISTORY_BITS = 6  # bits of one logged card in the V_HISTORY slots
+HISTORY_PER_SLOT = 10  # logged cards per V_HISTORY slot (60 bits: the slot stays non-negative)
 
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
 
@@ -85,6 +91,12 @@ _ONE = np.uint64(1)
 
 
 # ---------------------------------------------------------------- helpers for policies
+
+
+@inline(nb.int64(nb.int64[:], nb.int64))
+def history_card(view, i):
+    """Play ``i`` of the hand (0 = the opening lead) from the ``V_HISTORY`` slots."""
+    return (view[V_HISTORY + i // HISTORY_PER_SLOT] >> (HISTORY_BITS * (i % HISTORY_PER_SLOT))) & 63
 
 
 @inline(nb.int64(nb.int64))

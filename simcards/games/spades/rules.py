@@ -32,7 +32,8 @@ from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
     V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
-    V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN,
+    V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN, V_HISTORY, HISTORY_BITS,
+    HISTORY_PER_SLOT,
 )
 from simcards.core.policy import seat_params, shared_params
 
@@ -507,8 +508,11 @@ def record_play(view, hands, suit_masks, s, c, pos, led, best, best_seat, broken
     ``hands[s]`` and updates the public view (table, cards played, voids shown, the card
     winning so far, spades broken). Returns the new (led suit, winning card, its seat,
     broken, cards played). The kernel and policies that play a hand out (pimc's rollouts)
-    share it, so both keep the view alike."""
+    share it, so both keep the view alike. The play is logged in ``V_HISTORY`` as play
+    ``popcount(played)`` (its slot must still be 0 there: the kernel's view is reset per hand)."""
     cb = bit(c)
+    i = popcount(played)
+    view[V_HISTORY + i // HISTORY_PER_SLOT] |= np.int64(c) << (HISTORY_BITS * (i % HISTORY_PER_SLOT))
     hands[s] &= ~cb
     played |= cb
     if cb & suit_masks[3]:
