@@ -173,12 +173,14 @@ def new_table(bits):
 
 
 @helper
-def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
+def decide(worlds, count, weights, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
            node_budget, min_worlds, bits, totals):
     """The card of ``legal`` with the largest total ``utility[tricks]`` over the worlds, plus
     the Nil swings.
 
-    ``worlds[w]``: every seat's hand in world ``w`` (``w < count``); ``tc[:npl]``: the trick
+    ``worlds[w]``: every seat's hand in world ``w`` (``w < count``), whose points count
+    ``weights[w]`` times (int64: a game's importance weights in fixed point, 1 each for equal
+    worlds; integers keep the totals and their ties exact); ``tc[:npl]``: the trick
     so far, led by ``leader``; ``side``: bitmask of the measured seats; ``utility[v]``: the
     points of the side taking ``v`` of the remaining tricks (trick in progress included).
     ``nils[j]``: a Nil still alive, (seat, its attackers as a seat mask, the points to the
@@ -218,7 +220,7 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
                 v = out_values[i]
                 if v >= utility.shape[0]:
                     v = utility.shape[0] - 1
-                totals[c] += utility[v]
+                totals[c] += utility[v] * weights[w]
                 valued |= bit(c)
         for j in range(n_nils):  # the stamp j + 1: a position's answer holds in every world
             k = dd_nil.nil_card_values(H, R, nils[j, 0], nils[j, 1], suit_masks, tc, npl, leader, broken, t1,
@@ -230,7 +232,7 @@ def decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, lega
                     answered = False
             for i in range(k):  # a world with a question left open adds no swing to any card
                 if answered and fails[i] == 1 and legal & bit(out_cards[i]):
-                    totals[out_cards[i]] += nils[j, 2]
+                    totals[out_cards[i]] += nils[j, 2] * weights[w]
         solved += 1
         if node_budget > 0 and solved >= min_worlds and ctr[dd.C_NODES] >= node_budget:
             break
@@ -305,12 +307,12 @@ def solver_rules(seats, trump, lead_restrict, sitout_t1):
 
 
 @helper
-def solve_worlds(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
-                 node_budget, min_worlds, left, totals):
+def solve_worlds(worlds, count, weights, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils,
+                 prefer, node_budget, min_worlds, left, totals):
     """:func:`decide` with the table sized for ``left`` cards in the hand to act; ``prefer``
     when no card was valued. Returns (card, worlds solved)."""
-    card, solved = decide(worlds, count, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility, nils, prefer,
-                          node_budget, min_worlds, np.int64(TABLE_BITS[min(left, 13)]), totals)
+    card, solved = decide(worlds, count, weights, R, side, suit_masks, tc, npl, leader, broken, t1, legal, utility,
+                          nils, prefer, node_budget, min_worlds, np.int64(TABLE_BITS[min(left, 13)]), totals)
     if card < 0:
         return prefer, solved
     return card, solved

@@ -7,6 +7,7 @@ from simcards.core import dd
 from simcards.core.cards import parse_cards
 from simcards.core.pimc import decide, sample_world_py
 
+ONES = np.ones(2, np.int64)
 NO_NILS = np.zeros((0, 3), np.int64)  # decide's Nil rows: none in play
 
 SUIT = [((1 << 13) - 1) << (13 * s) for s in range(4)]
@@ -87,17 +88,22 @@ def test_decide_picks_the_card_best_in_every_world_and_breaks_ties_by_preference
     ace, deuce = parse_cards("AS 2S")
     args = (R, np.int64(0b0101), masks, np.zeros(8, np.int64), np.int64(0), np.int64(0), np.int64(1), np.int64(0),
             np.uint64(south))
-    card, solved = decide(worlds, 2, *args, utility, NO_NILS, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
+    card, solved = decide(worlds, 2, ONES, *args, utility, NO_NILS, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
     assert solved == 2
     assert (totals[ace], totals[deuce]) == (40, 0)
     assert card == ace
     # equal utilities: the preferred card wins the tie
     flat = np.zeros(3, np.int64)
-    card, _ = decide(worlds, 2, *args, flat, NO_NILS, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
+    card, _ = decide(worlds, 2, ONES, *args, flat, NO_NILS, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6), totals)
     assert card == deuce
     # a node budget of one node stops after min_worlds
-    _, solved = decide(worlds, 2, *args, utility, NO_NILS, np.int64(-1), np.int64(1), np.int64(1), np.int64(6), totals)
+    _, solved = decide(worlds, 2, ONES, *args, utility, NO_NILS, np.int64(-1), np.int64(1), np.int64(1), np.int64(6), totals)
     assert solved == 1
+    # each world's points count its weight times
+    weights = np.array([3, 1], np.int64)
+    card, _ = decide(worlds, 2, weights, *args, utility, NO_NILS, np.int64(deuce), np.int64(0), np.int64(1), np.int64(6),
+                     totals)
+    assert (totals[ace], totals[deuce]) == (80, 0)
 
 
 def test_decide_adds_the_swing_of_a_nil_the_card_lets_fail():
@@ -111,10 +117,10 @@ def test_decide_adds_the_swing_of_a_nil_the_card_lets_fail():
     totals = np.zeros(64, np.int64)
     args = (dd.rules_row(4, -1), np.int64(0b0101), masks, np.zeros(8, np.int64), np.int64(0), np.int64(0),
             np.int64(1), np.int64(0), np.uint64(south), np.zeros(3, np.int64))  # no trick for us either way
-    card, _ = decide(worlds, 1, *args, NO_NILS, np.int64(club), np.int64(0), np.int64(1), np.int64(6), totals)
+    card, _ = decide(worlds, 1, ONES, *args, NO_NILS, np.int64(club), np.int64(0), np.int64(1), np.int64(6), totals)
     assert card == club  # tricks alone: a tie, the preferred card
     nils = np.array([[1, 0b0101, 1000]], np.int64)  # West's Nil, attacked by South and North, +100 points if set
-    card, _ = decide(worlds, 1, *args, nils, np.int64(club), np.int64(0), np.int64(1), np.int64(6), totals)
+    card, _ = decide(worlds, 1, ONES, *args, nils, np.int64(club), np.int64(0), np.int64(1), np.int64(6), totals)
     assert (totals[queen], totals[club]) == (1000, 0)
     assert card == queen
 

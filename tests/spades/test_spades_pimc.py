@@ -289,3 +289,57 @@ def test_hand_points_blind_nil_fails_for_its_value_and_its_tricks_are_bags():
     # bag_cost 1: a bag is worth nothing; the opponents' view is the negation
     assert _hand_points(score_view(r, 0), tricks, 1.0) == 10 * ((-200 + 40) - 60)
     assert _hand_points(score_view(r, 1), tricks, 1.0) == -10 * ((-200 + 40) - 60)
+
+
+def _view_and_world(passed):
+    """A real view: the seed-1 deal played by expert (the play session's bots) up to South's
+    (seat 2) card decision after ``passed`` earlier ones; and the deal's true hands there."""
+    from simcards.app.play import new_session
+    from simcards.games.spades import kernel
+    from simcards.games.spades.replay import traced_hands
+
+    s = new_session("spades", seat=2, settings=[], seed=1, unit="deal")  # as tests/play/test_card_hints.py
+    s.script.prime({}, -1)
+    s.game.simulate(s.unit, s.variant, s.script.table, s.seed, s.index, 1)
+    mine = [e.answer for e in s.script.log() if e.seat == 2]
+    state, k, plays = s.advance(), 0, 0
+    while not (state.decision == "play" and plays == passed):
+        plays += state.decision == "play"
+        state = s.play(mine[k])
+        k += 1
+    view = np.array(state.args[0], np.int64)
+    _, events = kernel.run_kernel("deal", s.variant, s.game.policies.table(s.specs), 1, 0, 1, trace=True)
+    played = int(view[P.V_PLAYED])
+    world = [int(h) & ~played & (2**64 - 1) for h in traced_hands(events)[0].hands]
+    return view, world
+
+
+@pytest.mark.parametrize("passed", [2, 6])
+def test_replay_weights_the_worlds_by_the_logged_plays(passed):
+    """The true deal replays the logged plays legally and, the bots being expert (the play
+    model), agrees with the model at every play: no sampled world weighs more, some weigh
+    less; the weights are the same on a second call."""
+    from simcards.games.spades.pimc import WEIGHT_SCALE, sampled_worlds, world_replays
+
+    view, world = _view_and_world(passed)
+    assert int(view[P.V_PLAYED]) != 0 and world[2] == int(view[P.V_HAND])
+    worlds = np.vstack([np.array([world], np.uint64), sampled_worlds(view, 24)])
+    replays, weights = world_replays(view, worlds)
+    assert all(bad == 0 for _, bad in replays)  # every logged card legal in every world's replay
+    true_logw = replays[0][0]
+    assert true_logw < 0  # the other seats had choices
+    assert all(lw <= true_logw for lw, _ in replays)
+    assert any(lw < true_logw for lw, _ in replays[1:])
+    assert weights[0] == WEIGHT_SCALE == max(weights) and min(weights) < WEIGHT_SCALE
+    assert world_replays(view, worlds) == (replays, weights)
+
+
+def test_a_view_without_a_log_weighs_its_worlds_equally():
+    """A view filled by hand (no V_HISTORY) does not replay: every world weighs the same."""
+    from simcards.games.spades.pimc import WEIGHT_SCALE, sampled_worlds, world_replays
+
+    v = ending_view()
+    worlds = sampled_worlds(v, 3)
+    replays, weights = world_replays(v, worlds)
+    assert [bad for _, bad in replays] == [-1] * len(worlds)
+    assert weights == [WEIGHT_SCALE] * len(worlds)

@@ -133,7 +133,7 @@ def pimc_card(view, masks, rng, totals):
         tc[i] = view[V_TRICK_CARD + i]
     utility = np.zeros(left + 1, np.int64)
     _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
-    return solve_worlds(worlds, count, R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
+    return solve_worlds(worlds, count, np.ones(count, np.int64), R, np.int64(1 << me), suit_masks, tc, np.int64(npl),
                         np.int64(view[V_LEADER]), np.int64(view[V_BROKEN]), np.int64(1 if trick == 0 else 0),
                         legal, utility, np.zeros((0, 3), np.int64), prefer,
                         np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),

@@ -103,7 +103,7 @@ def pimc_card(info, masks, rng, totals):
         if not hand & led and hand & trumps and hand & ~trumps and not legal & ~trumps:
             R[dd.R_OBLIGATION] = dd.OBLIGE_TRUMP
     utility = np.arange(left + 1).astype(np.int64)
-    return solve_worlds(worlds, count, R, np.int64(1 << me), SUIT_MASKS.copy(), tc, np.int64(npl),
+    return solve_worlds(worlds, count, np.ones(count, np.int64), R, np.int64(1 << me), SUIT_MASKS.copy(), tc, np.int64(npl),
                         np.int64(leader), np.int64(0), np.int64(0), legal, utility, np.zeros((0, 3), np.int64), prefer,
                         np.int64(param_value(info, I_PARAMS + P_NODE_BUDGET)), np.int64(MIN_WORLDS), left, totals)
 

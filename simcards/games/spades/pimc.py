@@ -33,6 +33,8 @@ broken unless this seat, on lead, was allowed to lead one, and allows trumping o
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simcards.core.cards import bit, lowest_card, popcount
@@ -47,8 +49,8 @@ from simcards.games.spades.rules import record_play, start_trick
 from simcards.games.spades.policies import (
     EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
-    V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT,
-    V_VOIDS, card_play, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal,
+    V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, V_HISTORY, V_VOIDS, VIEW_LEN,
+    card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal,
     nil_risk,
 )
 
@@ -65,6 +67,10 @@ PIMC_PARAMS = play_params(13, min_worlds=False) + (
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
 NIL_RISK_LIMIT = 2.6  # expert's largest Nil risk (behind_nil_risk): a Nil hand is below it
+PLAY_WEIGHTS = False  # weight each world by the other seats' logged plays (replay_logw)
+PLAY_MODEL_SHARP = False  # the play model of the other seats: expert's card (True: fitted's)
+MODEL_EPS = 0.2  # the model's probability of a legal card other than its own (shared equally)
+WEIGHT_SCALE = 1 << 16  # the weight of the likeliest world of a decision (fixed point)
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ALL_BIDS = (1 << 14) - 1  # a later seat's legal bids in a simulated bidding: Nil and 1..13
@@ -245,6 +251,125 @@ def rollout(base, world, first, rv, hands, rng, tricks, sharp=False):
 
 
 @helper
+def replay_logw(base, view, world, rv, hands, suit_masks):
+    """The log of the probability of the other seats' logged plays (``V_HISTORY``) in the deal
+    ``world`` under :data:`PLAY_MODEL`: the hand replayed from its first card, each seat
+    holding its cards of ``world`` plus those it has played (``V_PLAYED_BY``), and at each play
+    by another seat with a choice, expert's card (``base``: ``view`` with expert's parameters,
+    its views of the other seats built as :func:`rollout` builds them, kept by
+    ``rules.record_play``) gets ``1 - MODEL_EPS``, each other legal card an equal share of
+    ``MODEL_EPS``. The deciding seat's own plays and a forced opening lead (the deck's lowest
+    club) say nothing. ``rv``, ``hands``: scratch. Returns (log weight, plays the replay found
+    illegal under the default rules (spades must be broken, trumping on trick 1 allowed),
+    such a play is kept and not scored); (0, -1) when the log does not replay (a view not
+    filled by the kernel)."""
+    me = view[V_SEAT]
+    played_all = np.uint64(view[V_PLAYED])
+    n = popcount(played_all)
+    rv[:] = base
+    given_me = base[V_GIVEN]
+    got_me = base[V_RECEIVED]
+    for s in range(4):
+        hands[s] = world[s] | np.uint64(view[V_PLAYED_BY + s])
+        rv[V_PLAYED_BY + s] = 0
+        rv[V_VOIDS + s] = 0
+        rv[V_TRICKS + s] = 0
+    for k in range(VIEW_LEN - V_HISTORY):
+        rv[V_HISTORY + k] = 0
+    rv[V_PLAYED] = 0
+    rv[V_BROKEN] = 0
+    club = lowest_card(np.uint64(view[V_DECK]) & suit_masks[0])
+    logw = 0.0
+    bad = 0
+    trick = 0
+    leader = -1
+    pos = 0
+    led = -1
+    best = -1
+    best_seat = -1
+    broken = False
+    played = np.uint64(0)
+    for i in range(n):
+        c = history_card(view, i)
+        s = -1
+        for t in range(4):
+            if hands[t] & bit(c):
+                s = t
+        if s < 0 or not played_all & bit(c) or (leader >= 0 and s != ((leader + pos) & 3)):
+            return 0.0, -1
+        if leader < 0:
+            leader = s
+            start_trick(rv, 0, leader)
+        rv[V_NPLAYED] = pos
+        legal = spades_legal(hands[s], led, suit_masks, -1, not broken, False)
+        if not legal & bit(c):
+            bad += 1
+        elif s != me and popcount(legal) > 1 and not (i == 0 and c == club):
+            rv[V_SEAT] = s
+            rv[V_HAND] = np.int64(hands[s])
+            rv[V_LEGAL] = np.int64(legal)
+            rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
+            rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
+            if card_play(rv, PLAY_MODEL_SHARP) == c:
+                logw += math.log(1.0 - MODEL_EPS)
+            else:
+                logw += math.log(MODEL_EPS / (popcount(legal) - 1))
+        led, best, best_seat, broken, played = record_play(rv, hands, suit_masks, s, c, pos, led, best,
+                                                           best_seat, broken, played)
+        pos += 1
+        if pos == 4:
+            rv[V_TRICKS + best_seat] += 1
+            trick += 1
+            leader = best_seat
+            pos = 0
+            led = -1
+            best = -1
+            best_seat = -1
+            if trick < 13:
+                start_trick(rv, trick, leader)
+    return logw, bad
+
+
+@helper
+def world_weights(view, worlds, count, weights):
+    """``weights[w]``: world ``w``'s weight in the decision's totals: :func:`replay_weights`
+    when :data:`PLAY_WEIGHTS` is on, else :data:`WEIGHT_SCALE` each."""
+    if PLAY_WEIGHTS:
+        replay_weights(view, worlds, count, weights)
+    else:
+        for w in range(count):
+            weights[w] = WEIGHT_SCALE
+
+
+@helper
+def replay_weights(view, worlds, count, weights):
+    """``weights[w]`` (int64, at most :data:`WEIGHT_SCALE`): world ``w``'s importance weight,
+    ``exp(log weight - the largest of the decision's)`` of :func:`replay_logw` in fixed point
+    (the totals stay integers, so ties and determinism are exact); all
+    :data:`WEIGHT_SCALE` when nothing was played or the log does not replay."""
+    for w in range(count):
+        weights[w] = WEIGHT_SCALE
+    if count < 2 or view[V_PLAYED] == 0:
+        return
+    base = _expert_view(view)
+    rv = base.copy()
+    hands = np.zeros(4, np.uint64)
+    suit_masks = np.zeros(4, np.uint64)
+    for s in range(4):
+        suit_masks[s] = np.uint64(view[V_SUITS + s])
+    logw = np.zeros(count, np.float64)
+    top = -1e300
+    for w in range(count):
+        lw, bad = replay_logw(base, view, worlds[w], rv, hands, suit_masks)
+        if bad < 0:
+            return
+        logw[w] = lw
+        top = max(top, lw)
+    for w in range(count):
+        weights[w] = np.int64(math.floor(WEIGHT_SCALE * math.exp(logw[w] - top) + 0.5))
+
+
+@helper
 def pimc_card(view, rng, totals):
     """The card pimc plays (``totals[c]``: each card's total value; all 0 when expert decided).
     Returns (card, worlds solved)."""
@@ -266,7 +391,9 @@ def pimc_card(view, rng, totals):
     side = np.int64((1 << me) | (1 << (me ^ 2)))
     utility = np.zeros(left + 1, np.int64)
     _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
-    return _dd_card(view, worlds, count, side, utility, _live_nils(view), prefer, totals)
+    weights = np.zeros(count, np.int64)
+    world_weights(view, worlds, count, weights)
+    return _dd_card(view, worlds, count, weights, side, utility, _live_nils(view), prefer, totals)
 
 
 @helper
@@ -292,8 +419,9 @@ def _live_nils(view):
 
 
 @helper
-def _dd_card(view, worlds, count, side, utility, nils, prefer, totals):
-    """The DD phase: every legal card solved in every world (core.pimc.decide)."""
+def _dd_card(view, worlds, count, weights, side, utility, nils, prefer, totals):
+    """The DD phase: every legal card solved in every world (core.pimc.decide), world ``w``'s
+    points counted ``weights[w]`` times (:func:`world_weights`)."""
     legal = np.uint64(view[V_LEGAL])
     hand = np.uint64(view[V_HAND])
     left = popcount(hand)
@@ -308,7 +436,7 @@ def _dd_card(view, worlds, count, side, utility, nils, prefer, totals):
     for i in range(npl):
         tc[i] = view[V_TABLE + ((leader + i) & 3)]
     t1 = 1 if view[V_TRICK] == 0 else 0
-    return solve_worlds(worlds, count, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
+    return solve_worlds(worlds, count, weights, R, side, suit_masks, tc, np.int64(npl), np.int64(leader),
                         np.int64(view[V_BROKEN]), np.int64(t1), legal, utility, nils, prefer,
                         np.int64(param_value(view, V_PARAMS + P_NODE_BUDGET)),
                         np.int64(MIN_WORLDS), left, totals)
@@ -319,7 +447,8 @@ def _playout_card(view, rng, prefer, totals):
     """Before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards) played in
     ``playout_worlds`` worlds, then the hand played out by fitted's card play at every seat
     (:func:`rollout`), scored by the rules' points of the whole hand, the tricks taken so far
-    included (:func:`_hand_points`, ``bag_cost``); the best total is played (ties: ``prefer``,
+    included (:func:`_hand_points`, ``bag_cost``), each world's points counted ``weights[w]``
+    times (:func:`world_weights`); the best total is played (ties: ``prefer``,
     fitted's card). ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
     n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
     if n_worlds == 0:
@@ -340,6 +469,8 @@ def _playout_card(view, rng, prefer, totals):
         return prefer, 0
     base = _expert_view(view)
     bag_cost = param_value(view, V_PARAMS + P_BAG_COST)
+    weights = np.zeros(count, np.int64)
+    world_weights(view, worlds, count, weights)
     rv = base.copy()
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
@@ -349,7 +480,7 @@ def _playout_card(view, rng, prefer, totals):
                 rollout(base, worlds[w], c, rv, hands, rng, tricks, True)
                 for s in range(4):
                     tricks[s] += view[V_TRICKS + s]
-                totals[c] += _hand_points(view, tricks, bag_cost)
+                totals[c] += weights[w] * _hand_points(view, tricks, bag_cost)
     return best_candidate(candidates, totals, prefer), count
 
 
@@ -489,3 +620,27 @@ def bid_totals(view, seed: int = 1):
     totals = np.zeros(14, np.int64)
     bid, worlds = pimc_bid_choice(np.asarray(view, np.int64), rng, totals)
     return int(bid), int(worlds), {b: int(totals[b]) for b in range(14) if totals[b] != 0}
+
+
+def world_replays(view, worlds):
+    """Test entry: per world of ``worlds`` (rows of four hands) the (log weight, plays found
+    illegal) of :func:`replay_logw`, and :func:`replay_weights`' weights (whatever
+    :data:`PLAY_WEIGHTS`)."""
+    view = np.asarray(view, np.int64)
+    worlds = np.asarray(worlds, np.uint64).reshape(-1, 4)
+    base = _expert_view(view)
+    rv = base.copy()
+    hands = np.zeros(4, np.uint64)
+    suit_masks = np.array([view[V_SUITS + s] for s in range(4)], np.int64).astype(np.uint64)
+    out = [replay_logw(base, view, worlds[w], rv, hands, suit_masks) for w in range(worlds.shape[0])]
+    weights = np.zeros(worlds.shape[0], np.int64)
+    replay_weights(view, worlds, worlds.shape[0], weights)
+    return [(float(lw), int(bad)) for lw, bad in out], [int(x) for x in weights]
+
+
+def sampled_worlds(view, n: int, seed: int = 1):
+    """Test entry: ``n`` worlds pimc samples at a filled view (rows of four hands)."""
+    rng = np.array([seed], np.uint64)
+    worlds = np.zeros((n, 4), np.uint64)
+    count = _sample_worlds(np.asarray(view, np.int64), rng, n, worlds)
+    return worlds[:count]
