@@ -670,7 +670,9 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
             continue
         if trump >= 0 and s != trump:
             for p in range(n):
-                if ((side >> p) & 1) != mine and H[p] & suit_masks[trump]:
+                # an opponent who can ruff; in the simple count a partner too: one who ruffs (he
+                # must, void with only trumps or under an obligation to trump) takes the lead
+                if p != leader and (((side >> p) & 1) != mine or simple) and H[p] & suit_masks[trump]:
                     length = popcount(H[p] & suit_masks[s])
                     if length < k:
                         k = length

@@ -59,6 +59,20 @@ def test_solver_matches_plain_minimax(position):
                     table=TINY) == want
 
 
+def test_quick_tricks_stop_at_a_partner_who_must_ruff():
+    """Found by the hypothesis test above (East measured alone against the other three): South
+    leads the two diamonds nobody else holds, but West, void with a trump and obliged to trump,
+    ruffs the first (still a trick of South's side) and must lead his club, which East wins:
+    South's two quick tricks were one. A partner who ruffs takes the lead, so with several
+    partners the quick tricks now stop at the length of any player who can ruff."""
+    hands = [3, 72, 24576, (1 << 39) | 4]  # N: C2 C3, E: C5 C8, S: D2 D3, W: S2 C4 (spades trump)
+    rules = dd.rules_row(4, 3, obligation=dd.OBLIGE_TRUMP)
+    want = dd_ref.solve(hands, rules, [1], SUIT_MASKS, leader=2)
+    assert want == 1
+    TABLE.fresh()
+    assert dd.solve(hands, rules, [1], SUIT_MASKS, leader=2, table=TABLE) == want
+
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_sure_trump_tricks_when_one_side_holds_every_trump(n):
     """Four-card endings where one side holds all the trumps (the sure-trump-tricks bound decides
