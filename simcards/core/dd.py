@@ -44,9 +44,12 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
 - **DDS's lead weights** (``F_WEIGHTS``): with four seats in two partnerships, the leads are
   ordered by DDS's weights, which look at the whole position (the opponents' lengths, who holds
   the top cards, ruffs for either side); they halved the nodes of full deals. Other games add
-  DDS's penalty for the opponents' lengths in the suit to the simple scores. The second and
-  third hand (up to four seats) try first the cheapest card that no later opponent can beat
-  (overtaking the partner's card when the opponents could beat it), else a low card;
+  DDS's penalty for the opponents' lengths in the suit to the simple scores. With four seats
+  in two partnerships the second and third hand and a void fourth hand take DDS's weights
+  (``WeightAlloc*Notvoid1/2``, ``*Void1/2/3``: play to win only when the side can win the
+  trick, discard rather than ruff the partner's winner, force out the top card); otherwise the
+  second and third hand (up to four seats) try first the cheapest card that no later opponent
+  can beat (overtaking the partner's card when the opponents could beat it), else a low card;
 - **later tricks** (``F_LATER``, DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships):
   the top trumps held by the side not on lead give it one or two sure tricks, and with no trump
   left, its top cards one when the side on lead's own top-card suits are too short for every
@@ -885,6 +888,349 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint):
     return delta + 17 - (2 + popcount(sm & (bit(c) - _ONE))) + _bonus(c, kill, hint, 18, 0)
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _rk(x, sm):
+    """DDS's rank (2..14) of the highest card of ``x`` in suit mask ``sm``, 0 if none."""
+    if x == _ZERO:
+        return 0
+    return 2 + popcount(sm & (bit(highest_card(x)) - _ONE))
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _rk_low(x, sm):
+    """DDS's rank (2..14) of the lowest card of ``x`` in suit mask ``sm``, 0 if none."""
+    if x == _ZERO:
+        return 0
+    return 2 + popcount(sm & (bit(lowest_card(x)) - _ONE))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _second_weight(H, seat, c, lead_card, trump, trump_out, live, suit_masks):
+    """DDS's weight of card ``c`` for the second hand following suit (``WeightAllocTrumpNotvoid1``,
+    or ``WeightAllocNTNotvoid1`` in no trump or with no trump left), four seats in two
+    partnerships: it plays to win only when its side can win the trick (its own card above the
+    third hand's, or its partner's above the led card and the third hand's), else low; a card
+    that beats the led card but falls to the third or fourth hand counts as low. ``live``: the
+    cards of the suit still in the hands (DDS's ``aggr``)."""
+    third = (seat + 1) & 3
+    fourth = (seat + 2) & 3
+    ls = _suit(lead_card, suit_masks)
+    sm = suit_masks[ls]
+    h3 = H[third] & sm
+    h4 = H[fourth] & sm
+    max3rd = _rk(h3, sm)
+    maxpd = _rk(h4, sm)
+    lead_r = 2 + popcount(sm & (bit(lead_card) - _ONE))
+    rank = 2 + popcount(sm & (bit(c) - _ONE))
+    r_rank = 1 + popcount(live & ~((bit(c) << _ONE) - _ONE))
+    below = (live | bit(lead_card)) & (bit(c) - _ONE)
+    seq = below != _ZERO and (H[seat] & bit(highest_card(below))) != _ZERO
+    if trump < 0 or not trump_out:
+        if maxpd > lead_r and maxpd > max3rd:
+            return -rank  # partner beats both opponents: play low
+        min3rd = _rk_low(h3, sm)
+        minpd = _rk_low(h4, sm)
+        if rank > lead_r and rank > max3rd:
+            return 81 - rank
+        if min3rd > rank or minpd > rank:
+            return -3 + r_rank
+        if rank < lead_r:
+            return -11 + r_rank
+        if seq:
+            return 10 + r_rank
+        return 13 - rank
+    tm = suit_masks[trump]
+    t3 = H[third] & tm
+    t4 = H[fourth] & tm
+    min3rd = _rk_low(h3, sm)
+    minpd = _rk_low(h4, sm)
+    win = False
+    if ls == trump:
+        if (maxpd > lead_r and maxpd > max3rd) or (rank > lead_r and rank > max3rd):
+            win = True
+    elif rank > lead_r and rank > max3rd:
+        if max3rd != 0 or t3 == _ZERO:
+            win = True
+        elif maxpd == 0 and t4 != _ZERO and t4 > t3:
+            win = True
+    elif maxpd > lead_r and maxpd > max3rd:
+        if max3rd != 0 or t3 == _ZERO:
+            win = True
+    elif lead_r > maxpd and lead_r > max3rd and lead_r > rank:
+        if maxpd == 0 and t4 != _ZERO:
+            if max3rd != 0 or t3 == _ZERO or t4 > t3:
+                win = True
+    elif maxpd == 0 and t4 != _ZERO:
+        win = True
+    if win:
+        if min3rd > rank:
+            return 40 + r_rank  # partner must be winning: we can't
+        if maxpd > lead_r and (H[(seat + 3) & 3] & sm) > h4:
+            return 41 + r_rank
+        if rank > lead_r:
+            if rank < maxpd:
+                return 78 - rank
+            if rank > max3rd:
+                return 73 - rank
+            if seq:
+                return 62 - rank
+            return 49 - rank
+        if maxpd > 0:
+            return 47 - rank
+        return 40 - rank
+    if rank < min3rd or rank < minpd:
+        return -9 + r_rank  # beaten anyway
+    if rank < lead_r:
+        return -16 + r_rank  # already beaten
+    if seq:
+        return 22 - rank
+    return 10 - rank
+
+
+@nb.njit(cache=True, _nrt=False)
+def _second_void_weight(H, seat, c, lead_card, trump, trump_out, alive, suit_masks):
+    """DDS's weight of card ``c`` for the second hand void in the suit led
+    (``WeightAllocTrumpVoid1``, or ``WeightAllocNTVoid1`` in no trump or with no trump left),
+    four seats in two partnerships: no ruff (a discard) when its partner, the fourth hand, will
+    win the trick, a ruff only when it stands, discards from long suits and not from Kx or a
+    singleton top card. ``alive``: every live card, the trick's included."""
+    third = (seat + 1) & 3
+    fourth = (seat + 2) & 3
+    ls = _suit(lead_card, suit_masks)
+    lsm = suit_masks[ls]
+    s = _suit(c, suit_masks)
+    sm = suit_masks[s]
+    rank = 2 + popcount(sm & (bit(c) - _ONE))
+    count = popcount(H[seat] & sm)
+    live = alive & sm
+    second_mine = False
+    top_mine = False
+    if live:
+        top = highest_card(live)
+        top_mine = (H[seat] & bit(top)) != _ZERO
+        rest = live ^ bit(top)
+        if rest:
+            second_mine = (H[seat] & bit(highest_card(rest))) != _ZERO
+    h3 = H[third] & lsm
+    h4 = H[fourth] & lsm
+    partner_wins = h4 > (h3 | bit(lead_card))
+    if trump < 0 or not trump_out:
+        if partner_wins:
+            add = (count << 6) // 23
+            if count == 2 and second_mine:
+                add -= 2
+            elif count == 1 and top_mine:
+                add -= 3
+        else:
+            add = (count << 6) // 33
+            if count == 2 and second_mine:
+                add -= 6
+            elif count == 1 and top_mine:
+                add -= 8
+        return add - rank
+    tm = suit_masks[trump]
+    t3 = H[third] & tm
+    t4 = H[fourth] & tm
+    if ls == trump:  # a pitch
+        if partner_wins:
+            return (count << 6) // 44 - rank
+        add = (count << 6) // 36
+        if count == 2 and second_mine:
+            add -= 4
+        return add - rank
+    if s != trump:  # a discard on a side suit
+        if h3:
+            good = partner_wins or (h4 == _ZERO and t4 != _ZERO)
+        elif h4 == _ZERO and t4 > t3:
+            good = True  # partner can overruff the third hand
+        else:
+            good = t3 == _ZERO and h4 > bit(lead_card)
+        if good:
+            return 60 + (count << 6) // 44 - rank
+        add = -2 + (count << 6) // 36
+        if count == 2 and second_mine:
+            add -= 4
+        return add - rank
+    if h3 or (h4 == _ZERO and t4 != _ZERO and t4 > t3):  # a ruff: the third hand follows, or partner overruffs
+        return 24 - rank + (count << 6) // 44
+    if bit(c) > t3:  # the third hand cannot overruff
+        return 24 - rank + (count << 6) // 44
+    add = (count << 6) // 36
+    if count == 2 and second_mine:
+        add -= 4
+    return 15 - rank + add
+
+
+@nb.njit(cache=True, _nrt=False)
+def _late_void_weight(H, seat, npl, c, lead_card, win_card, partner_wins, trump, trump_out, alive, suit_masks):
+    """DDS's weight of card ``c`` for the third (``npl`` 2) or fourth hand (3) void in the suit led
+    (``WeightAllocTrumpVoid2/3``, ``WeightAllocNTVoid2/3`` in no trump or with no trump left),
+    four seats in two partnerships: discard small from a long suit, not from Kx or a singleton
+    top card; do not ruff the partner's sure winner nor underruff; ruff as cheaply as wins.
+    ``win_card``: the trick's winning card so far; ``alive``: every live card, the trick's
+    included."""
+    ls = _suit(lead_card, suit_masks)
+    lsm = suit_masks[ls]
+    s = _suit(c, suit_masks)
+    sm = suit_masks[s]
+    rank = 2 + popcount(sm & (bit(c) - _ONE))
+    count = popcount(H[seat] & sm)
+    live = alive & sm
+    second_mine = False
+    top_mine = False
+    if live:
+        top = highest_card(live)
+        top_mine = (H[seat] & bit(top)) != _ZERO
+        rest = live ^ bit(top)
+        if rest:
+            second_mine = (H[seat] & bit(highest_card(rest))) != _ZERO
+    in_hands = H[0] | H[1] | H[2] | H[3]
+    r_rank = 1 + popcount(in_hands & sm & ~((bit(c) << _ONE) - _ONE))
+    ws = _suit(win_card, suit_masks)
+    win_r = 2 + popcount(suit_masks[ws] & (bit(win_card) - _ONE))
+    no_trump = trump < 0 or not trump_out
+    if npl == 2:
+        if no_trump:
+            add = (count << 6) // 24
+            if (count == 2 and second_mine) or (count == 1 and top_mine):
+                add -= 4
+            return add - rank
+        if ls == trump or s != trump:
+            return (count << 6) // 40 - rank  # discard small from a long suit
+        fourth = (seat + 1) & 3
+        leader = (seat + 2) & 3
+        h4 = H[fourth] & lsm
+        t4 = H[fourth] & suit_masks[trump]
+        max4th = _rk(h4, lsm)
+        lead_r = 2 + popcount(lsm & (bit(lead_card) - _ONE))
+        if partner_wins and win_card == lead_card and lead_r > max4th and (max4th != 0 or t4 == _ZERO):
+            return -rank - 50  # partner's sure winner: do not ruff it
+        if ws == trump and rank < win_r:
+            return -32 + r_rank + (count << 6) // 40  # no underruff
+        add = (count << 6) // 50
+        if partner_wins:
+            if max4th != 0:
+                lead_live = alive & lsm
+                sec = lead_live ^ bit(highest_card(lead_live))
+                if sec and (H[leader] & bit(highest_card(sec))) != _ZERO:
+                    return 36 - rank + add
+                return 48 - rank + add
+            if bit(c) > t4:
+                return 48 - rank + add
+            return -12 - rank + add
+        if max4th != 0:
+            return 72 - rank + add  # ruff low
+        if bit(c) > t4:
+            return 48 - rank + add
+        return 36 - rank + add
+    if no_trump:
+        val = (count << 6) // 27
+        if count == 2 and second_mine:
+            val -= 6
+        elif count == 1 and top_mine:
+            val -= 8
+        return val - rank
+    val = (count << 6) // 24
+    if count == 2 and second_mine:
+        val -= 2
+    if ls == trump:
+        return val - rank
+    if partner_wins:
+        if s == trump:
+            return 2 - rank + val  # do not ruff
+        return 25 - rank + val
+    if ws == trump:  # they have ruffed
+        if s == trump:
+            return 33 + r_rank if rank > win_r else -13 + r_rank
+        return 14 - rank + val
+    if s == trump:
+        return 33 + r_rank  # ruff and win
+    return 14 - rank + val
+
+
+@nb.njit(cache=True, _nrt=False)
+def _forces_top(H, seat, c, fourth, lsm, live, win_card, partner_wins):
+    """DDS's ``RankForcesAce``: whether ``c`` is the third hand's cheapest card above the fourth
+    hand's second group (the cards below its top sequence), or, when that group is no higher
+    than the winning card and the second hand wins, its cheapest card above the winning card."""
+    h4 = H[fourth] & lsm
+    x = highest_card(h4)
+    while True:  # the bottom of the fourth hand's top sequence (live cards, the trick's included)
+        below = live & (bit(x) - _ONE)
+        if below == _ZERO or (h4 & bit(highest_card(below))) == _ZERO:
+            break
+        x = highest_card(below)
+    rest = h4 & (bit(x) - _ONE)
+    if rest == _ZERO:
+        return False
+    second = highest_card(rest)
+    if second > win_card:
+        thr = second
+    elif not partner_wins:
+        thr = win_card
+    else:
+        return False
+    mine = H[seat] & lsm & ~((bit(thr) << _ONE) - _ONE)
+    if mine == _ZERO:
+        return False
+    z = lowest_card(mine)
+    while True:  # the top of its run: the candidate that stands for it
+        above = live & ~((bit(z) << _ONE) - _ONE)
+        if above == _ZERO or (H[seat] & bit(lowest_card(above))) == _ZERO:
+            break
+        z = lowest_card(above)
+    return z == c
+
+
+@nb.njit(cache=True, _nrt=False)
+def _third_weight(H, seat, c, lead_card, win_card, partner_wins, trump, trump_out, alive, suit_masks):
+    """DDS's weight of card ``c`` for the third hand following suit (``WeightAllocTrumpNotvoid2``,
+    ``WeightAllocNTNotvoid2`` in no trump or with no trump left), four seats in two
+    partnerships: low when the partner's card stands or ours cannot matter, the cheapest sure
+    winner when we can win the trick, else low but force out the fourth hand's top card.
+    ``win_card``: the trick's winning card so far; ``alive``: every live card, the trick's
+    included."""
+    ls = _suit(lead_card, suit_masks)
+    lsm = suit_masks[ls]
+    fourth = (seat + 1) & 3
+    rank = 2 + popcount(lsm & (bit(c) - _ONE))
+    h4 = H[fourth] & lsm
+    max4th = _rk(h4, lsm)
+    min4th = _rk_low(h4, lsm)
+    max3rd = _rk(H[seat] & lsm, lsm)
+    lead_r = 2 + popcount(lsm & (bit(lead_card) - _ONE))
+    ws = _suit(win_card, suit_masks)
+    win_r = 2 + popcount(suit_masks[ws] & (bit(win_card) - _ONE))
+    live = alive & lsm
+    if trump < 0 or not trump_out:
+        if partner_wins and lead_r > max4th:
+            return -rank
+        if max3rd < min4th or max3rd < win_r:
+            return -rank
+        w = 60 - rank if rank > win_r and rank > max4th else -rank
+        if max4th > max3rd and max4th > win_r and _forces_top(H, seat, c, fourth, lsm, live, win_card, partner_wins):
+            w += 20
+        return w
+    if ls == trump:
+        if partner_wins and lead_r > max4th:
+            return -rank
+    elif ws == trump:
+        return -rank  # the second hand ruffed: follow low
+    elif partner_wins:
+        if max4th == 0 or lead_r > max4th:
+            return -rank
+    elif max4th == 0:
+        return 20 - rank if rank > win_r else -rank
+    if max3rd < min4th or max3rd < win_r:
+        return -rank  # our cards are too low to matter
+    if max3rd > max4th:
+        return 58 - rank if rank > max4th and rank > win_r else -rank  # we can win the trick
+    w = 60 - rank if rank > win_r and rank > max4th else -rank
+    if _forces_top(H, seat, c, fourth, lsm, live, win_card, partner_wins):
+        w += 20
+    return w
+
+
 @nb.njit(cache=True, _nrt=False)
 def _unbeaten(x, H, R, suit_masks, led, seat, later, side, mine, t1):
     """No opponent among the ``later`` players after ``seat`` can beat card ``x`` in this trick
@@ -998,6 +1344,22 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
                             k += 1
                     if k:
                         sc -= (opp * 512) // (13 * k)
+            elif R[R_FEATURES] & F_FOLLOW and npl == 1 and pairs:
+                # second hand: DDS's weights (WeightAlloc*Notvoid1, *Void1)
+                if s == _suit(tc[0], suit_masks):
+                    sc = _second_weight(H, seat, c, tc[0], trump, trump >= 0 and (alive & suit_masks[trump]) != _ZERO,
+                                        (alive & suit_masks[s]) & ~bit(tc[0]), suit_masks)
+                else:
+                    sc = _second_void_weight(H, seat, c, tc[0], trump,
+                                             trump >= 0 and (alive & suit_masks[trump]) != _ZERO, alive, suit_masks)
+            elif R[R_FEATURES] & F_FOLLOW and npl >= 2 and pairs and s != _suit(tc[0], suit_masks):
+                # third or fourth hand void in the suit led: DDS's weights (WeightAlloc*Void2/3)
+                sc = _late_void_weight(H, seat, npl, c, tc[0], win_card, partner_wins, trump,
+                                       trump >= 0 and (alive & suit_masks[trump]) != _ZERO, alive, suit_masks)
+            elif R[R_FEATURES] & F_FOLLOW and npl == 2 and pairs:
+                # third hand following suit: DDS's weights (WeightAlloc*Notvoid2)
+                sc = _third_weight(H, seat, c, tc[0], win_card, partner_wins, trump,
+                                   trump >= 0 and (alive & suit_masks[trump]) != _ZERO, alive, suit_masks)
             elif R[R_FEATURES] & F_FOLLOW and not last and (pairs or n < 5):
                 # second or third hand (DDS's WeightAlloc*Notvoid1/2): win with the cheapest card
                 # that no later opponent can beat, else play low
