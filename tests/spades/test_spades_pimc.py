@@ -343,3 +343,43 @@ def test_a_view_without_a_log_weighs_its_worlds_equally():
     replays, weights = world_replays(v, worlds)
     assert [bad for _, bad in replays] == [-1] * len(worlds)
     assert weights == [WEIGHT_SCALE] * len(worlds)
+
+
+def test_ten_for_two_hundred_doubles_the_contract_in_pimcs_scoring():
+    from simcards.games.spades.pimc import _hand_points, _utility
+
+    r = {"bid0": 6, "bid1": 1, "bid2": 4, "bid3": 1, "blind0": 0, "blind1": 0, "blind2": 0, "blind3": 0}
+    v = score_view(r, 0)
+    made, set_ = np.array([6, 1, 5, 1], np.int64), np.array([5, 2, 4, 2], np.int64)
+    assert _hand_points(v, made, 1.0) == 10 * (100 - 20)  # off: 10 a bid trick
+    v[P.V_TEN_MIN_BID], v[P.V_TEN_SET_DOUBLED] = 10, 1
+    assert _hand_points(v, made, 1.0) == 10 * (200 - 20)
+    assert _hand_points(v, set_, 1.0) == 10 * (-200 - 20)
+    v[P.V_TEN_SET_DOUBLED] = 0
+    assert _hand_points(v, set_, 1.0) == 10 * (-100 - 20)
+    v[P.V_TEN_MIN_BID] = 11  # 10 is below the smallest doubled contract
+    assert _hand_points(v, made, 1.0) == 10 * (100 - 20)
+    # the double-dummy phase's utility: 3 tricks left, 8 taken of our 10
+    v[P.V_TEN_MIN_BID], v[P.V_TEN_SET_DOUBLED] = 10, 1
+    for s, t in enumerate((5, 0, 3, 2)):
+        v[P.V_TRICKS + s] = t
+    u = np.zeros(4, np.int64)
+    _utility(v, np.int64(3), 1.0, u)
+    # ours: set (-200) with 0 or 1 of the 3, made (+200) with 2 or 3; theirs (2 bid, 2 taken) made +20
+    assert list(u) == [-2000 - 200, -2000 - 200, 2000 - 200, 2000 - 200]
+
+
+
+@pytest.mark.parametrize("settings, want", [({}, (0, 1)),
+                                            ({"ten_for_two_hundred": True}, (10, 1)),
+                                            ({"ten_for_two_hundred": True, "ten_for_two_hundred_min_bid": 12,
+                                              "ten_for_two_hundred_set_doubled": False}, (12, 0))])
+def test_the_view_carries_ten_for_two_hundred(settings, want):
+    from simcards.games.spades import kernel, rules
+
+    tab = kernel.prepared(variant(**settings))
+    view = np.full(P.VIEW_LEN, 7, np.int64)
+    deck_mask = np.uint64(sum(1 << int(c) for c in tab.deck))
+    rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
+                      np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
+    assert (int(view[P.V_TEN_MIN_BID]), int(view[P.V_TEN_SET_DOUBLED])) == want

@@ -18,7 +18,7 @@ points of the whole hand); for bids (below), exchange, Blind Nil and misdeal it 
 
 Scoring of a world, where ``v`` is the tricks the partnership takes from here:
 both teams' contracts (number bids only) scored as the rules do, made 10 per bid trick,
-set minus that, each overtrick ``1 - bag_cost`` points; the value is our points minus the
+set minus that (20 under 10-for-200, rule 5.5), each overtrick ``1 - bag_cost`` points; the value is our points minus the
 opponents'. Every Nil still alive (a Nil or Blind Nil bidder without a trick, either team's)
 adds its own term: in each world, a card after which the Nil bidder's opponents can make it
 take a trick, its partner and it playing to keep it off every trick (core/dd_nil.py), costs
@@ -27,8 +27,10 @@ its partner's Nil and attacks the opponents'. The search stops sampling after th
 takes the solver past ``node_budget`` nodes, once ``min_worlds`` are solved: the cost per
 decision is bounded, deterministically.
 
-Not modelled: a failed Nil bidder's tricks still count towards its partner's contract in
-the search (the rules make them bags), nor 10-for-200; the solver assumes spades must be
+The play-outs and the simulated bids score the whole hand as the rules do (a failed Nil's
+tricks are bags, rule 5.4's default). Not modelled: in the double-dummy phase a failed Nil
+bidder's tricks still count towards its partner's contract (the solver counts the
+partnership's tricks); the bag penalty; the solver assumes spades must be
 broken unless this seat, on lead, was allowed to lead one, and allows trumping on trick 1.
 """
 from __future__ import annotations
@@ -49,8 +51,9 @@ from simcards.games.spades.rules import record_play, start_trick
 from simcards.games.spades.policies import (
     EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
-    V_SUITS, V_TABLE, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, V_HISTORY, V_VOIDS, VIEW_LEN,
-    card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange, expert_misdeal,
+    V_SUITS, V_TABLE, V_TEN_MIN_BID, V_TEN_SET_DOUBLED, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, V_HISTORY,
+    V_VOIDS, VIEW_LEN, card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange,
+    expert_misdeal,
     nil_risk,
 )
 
@@ -102,14 +105,21 @@ def _fits_bids(view, world, tol):
 
 
 @helper
-def _contract_points(bid, taken, extra, bag_cost):
-    """A team's contract points (x10) with ``taken`` tricks so far and ``extra`` to come."""
+def _contract_points(view, bid, taken, extra, bag_cost):
+    """A team's contract points (x10) with ``taken`` tricks so far and ``extra`` to come;
+    under 10-for-200 (5.5: ``V_TEN_MIN_BID`` > 0) a contract of at least that many is worth
+    20 a bid trick made and, if ``V_TEN_SET_DOUBLED``, 20 a bid trick set."""
     if bid <= 0:
         return -int(round(10 * bag_cost * (taken + extra))) + 10 * (taken + extra)
+    made, set_ = 100, 100
+    if view[V_TEN_MIN_BID] > 0 and bid >= view[V_TEN_MIN_BID]:
+        made = 200
+        if view[V_TEN_SET_DOUBLED]:
+            set_ = 200
     total = taken + extra
     if total < bid:
-        return -100 * bid
-    return 100 * bid + int(round(10 * (1.0 - bag_cost) * (total - bid)))
+        return -set_ * bid
+    return made * bid + int(round(10 * (1.0 - bag_cost) * (total - bid)))
 
 
 @helper
@@ -130,8 +140,8 @@ def _utility(view, left, bag_cost, out):
             taken[s & 1] += view[V_TRICKS + s]
     us = me & 1
     for v in range(left + 1):
-        out[v] = (_contract_points(bids[us], taken[us], v, bag_cost)
-                  - _contract_points(bids[1 - us], taken[1 - us], left - v, bag_cost))
+        out[v] = (_contract_points(view, bids[us], taken[us], v, bag_cost)
+                  - _contract_points(view, bids[1 - us], taken[1 - us], left - v, bag_cost))
 
 
 @helper
@@ -497,7 +507,7 @@ def _hand_points(view, tricks, bag_cost):
     in ``view`` and whose tricks per seat are ``tricks``: number contracts as in
     :func:`_contract_points`, a Nil +-``nil_value`` (a Blind Nil +-``blind_nil_value``), a failed
     Nil's tricks bags (rule 5.4's default: worth ``1 - bag_cost`` each, never the partner's
-    contract); 10-for-200 and the bag penalty aside."""
+    contract), 10-for-200 as in :func:`_contract_points`; the bag penalty aside."""
     us = view[V_SEAT] & 1
     value = 0
     for team in range(2):
@@ -514,7 +524,7 @@ def _hand_points(view, tricks, bag_cost):
                 bid += b
                 taken += tricks[s]
         if bid > 0:
-            points += _contract_points(bid, taken, 0, bag_cost)
+            points += _contract_points(view, bid, taken, 0, bag_cost)
         value += points if team == us else -points
     return value
 
