@@ -52,7 +52,7 @@ from simcards.games.spades.policies import (
     EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
     V_SUITS, V_TABLE, V_TEN_MIN_BID, V_TEN_SET_DOUBLED, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, V_HISTORY,
-    V_VOIDS, VIEW_LEN, card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange,
+    V_VOIDS, HISTORY_SLOTS, card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange,
     expert_misdeal,
     nil_risk,
 )
@@ -284,7 +284,7 @@ def replay_logw(base, view, world, rv, hands, suit_masks):
         rv[V_PLAYED_BY + s] = 0
         rv[V_VOIDS + s] = 0
         rv[V_TRICKS + s] = 0
-    for k in range(VIEW_LEN - V_HISTORY):
+    for k in range(HISTORY_SLOTS):
         rv[V_HISTORY + k] = 0
     rv[V_PLAYED] = 0
     rv[V_BROKEN] = 0

@@ -77,6 +77,7 @@ VIEW = Layout("spades view", size=72,
 VIEW.export(globals(), "V_", size="VIEW_LEN")
 HISTORY_BITS = 6  # bits of one logged card in the V_HISTORY slots
 HISTORY_PER_SLOT = 10  # logged cards per V_HISTORY slot (60 bits: the slot stays non-negative)
+HISTORY_SLOTS = VIEW.length["history"]
 
 BN_BIT = 14  # bit of the legal-bid mask that stands for Blind Nil
 
