@@ -7,6 +7,14 @@ passed to its partner in an exchange), shaped by the bids: a world is redrawn (u
 it has played, ``V_PLAYED_BY``) would not give its bid under expert's bidding rules: a
 number bid more than ``bid_tolerance`` away from int(expert estimate + 0.8), a Nil on a hand
 whose Nil risk is 2.6 or more (Blind Nil and teams that exchanged cards are not checked).
+With :data:`PLAY_WEIGHTS` on (off by default: measured worse, docs/dev/pimc-weights.md),
+each world is also weighted by the other seats' actual plays
+(:func:`world_weights`): the hand is replayed in it from the logged plays (``V_HISTORY``,
+:func:`replay_logw`), and at each play of another seat with a choice the model of its play
+(``expert``'s card) gets ``1 - MODEL_EPS`` and every other legal card an equal share of
+``MODEL_EPS``; the product, normalised to the likeliest world of the decision and in fixed
+point (:data:`WEIGHT_SCALE`, so totals stay integers), multiplies the world's points in
+both the double-dummy totals and the play-outs' totals.
 Every legal card is solved double dummy in every world, the result scored, and the card
 with the best total is played (ties: fitted's card if it is among the best, else the lowest
 card). Earlier in the hand it plays fitted's card (``playout_worlds`` = 0) or decides by
@@ -72,7 +80,10 @@ HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.samp
 NIL_RISK_LIMIT = 2.6  # expert's largest Nil risk (behind_nil_risk): a Nil hand is below it
 PLAY_WEIGHTS = False  # weight each world by the other seats' logged plays (replay_logw)
 PLAY_MODEL_SHARP = False  # the play model of the other seats: expert's card (True: fitted's)
+MODEL_PARTNER = False  # the partner's plays weigh the worlds too (False: only the opponents')
 MODEL_EPS = 0.2  # the model's probability of a legal card other than its own (shared equally)
+TEMPER = 1.0  # the weights are exp(TEMPER * log weight): below 1 flattens them (a world's plays count less)
+OVERSAMPLE = 1  # a card decision draws this many times its worlds and keeps the likeliest (1: all drawn)
 WEIGHT_SCALE = 1 << 16  # the weight of the likeliest world of a decision (fixed point)
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -314,7 +325,7 @@ def replay_logw(base, view, world, rv, hands, suit_masks):
         legal = spades_legal(hands[s], led, suit_masks, -1, not broken, False)
         if not legal & bit(c):
             bad += 1
-        elif s != me and popcount(legal) > 1 and not (i == 0 and c == club):
+        elif s != me and (MODEL_PARTNER or s != (me ^ 2)) and popcount(legal) > 1 and not (i == 0 and c == club):
             rv[V_SEAT] = s
             rv[V_HAND] = np.int64(hands[s])
             rv[V_LEGAL] = np.int64(legal)
@@ -354,7 +365,7 @@ def world_weights(view, worlds, count, weights):
 @helper
 def replay_weights(view, worlds, count, weights):
     """``weights[w]`` (int64, at most :data:`WEIGHT_SCALE`): world ``w``'s importance weight,
-    ``exp(log weight - the largest of the decision's)`` of :func:`replay_logw` in fixed point
+    ``exp(TEMPER * (log weight - the largest of the decision's))`` of :func:`replay_logw` in fixed point
     (the totals stay integers, so ties and determinism are exact); all
     :data:`WEIGHT_SCALE` when nothing was played or the log does not replay."""
     for w in range(count):
@@ -376,7 +387,36 @@ def replay_weights(view, worlds, count, weights):
         logw[w] = lw
         top = max(top, lw)
     for w in range(count):
-        weights[w] = np.int64(math.floor(WEIGHT_SCALE * math.exp(logw[w] - top) + 0.5))
+        weights[w] = np.int64(math.floor(WEIGHT_SCALE * math.exp(TEMPER * (logw[w] - top)) + 0.5))
+
+
+@helper
+def _decision_worlds(view, rng, n_worlds, worlds):
+    """The worlds of a card decision: :func:`_sample_worlds`, or with :data:`OVERSAMPLE` > 1
+    that many times ``n_worlds`` drawn and the ``n_worlds`` whose logged plays are likeliest
+    (:func:`replay_logw`; ties: the earlier drawn) kept. Returns how many."""
+    if OVERSAMPLE <= 1 or view[V_PLAYED] == 0:
+        return _sample_worlds(view, rng, n_worlds, worlds)
+    pool = np.zeros((n_worlds * OVERSAMPLE, 4), np.uint64)
+    got = _sample_worlds(view, rng, n_worlds * OVERSAMPLE, pool)
+    base = _expert_view(view)
+    rv = base.copy()
+    hands = np.zeros(4, np.uint64)
+    suit_masks = np.zeros(4, np.uint64)
+    for s in range(4):
+        suit_masks[s] = np.uint64(view[V_SUITS + s])
+    logw = np.zeros(got, np.float64)
+    for w in range(got):
+        lw, bad = replay_logw(base, view, pool[w], rv, hands, suit_masks)
+        if bad < 0:
+            lw = 0.0
+        logw[w] = lw
+    order = np.argsort(-logw, kind="mergesort")
+    count = min(n_worlds, got)
+    for k in range(count):
+        for s in range(4):
+            worlds[k, s] = pool[order[k], s]
+    return count
 
 
 @helper
@@ -395,7 +435,7 @@ def pimc_card(view, rng, totals):
         return _playout_card(view, rng, prefer, totals)
     n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
-    count = _sample_worlds(view, rng, n_worlds, worlds)
+    count = _decision_worlds(view, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
     side = np.int64((1 << me) | (1 << (me ^ 2)))
@@ -474,7 +514,7 @@ def _playout_card(view, rng, prefer, totals):
     if popcount(candidates) < 2:
         return prefer, 0
     worlds = np.zeros((n_worlds, 4), np.uint64)
-    count = _sample_worlds(view, rng, n_worlds, worlds)
+    count = _decision_worlds(view, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
     base = _expert_view(view)
