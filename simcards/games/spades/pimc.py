@@ -7,14 +7,14 @@ passed to its partner in an exchange), shaped by the bids: a world is redrawn (u
 it has played, ``V_PLAYED_BY``) would not give its bid under expert's bidding rules: a
 number bid more than ``bid_tolerance`` away from int(expert estimate + 0.8), a Nil on a hand
 whose Nil risk is 2.6 or more (Blind Nil and teams that exchanged cards are not checked).
-With :data:`PLAY_WEIGHTS` on (off by default: measured worse, docs/dev/pimc-weights.md),
-each world is also weighted by the other seats' actual plays
-(:func:`world_weights`): the hand is replayed in it from the logged plays (``V_HISTORY``,
-:func:`replay_logw`), and at each play of another seat with a choice the model of its play
-(``expert``'s card) gets ``1 - MODEL_EPS`` and every other legal card an equal share of
-``MODEL_EPS``; the product, normalised to the likeliest world of the decision and in fixed
-point (:data:`WEIGHT_SCALE`, so totals stay integers), multiplies the world's points in
-both the double-dummy totals and the play-outs' totals.
+The worlds of a card decision also use the cards played (:func:`_decision_worlds`): it draws
+:data:`OVERSAMPLE` (4) times as many and keeps those whose logged plays (``V_HISTORY``) are
+likeliest under a model of the opponents' play (:func:`replay_logw`: the hand replayed in
+the world, at each opponent's play with a choice ``expert``'s card has ``1 - MODEL_EPS``
+and every other legal card an equal share of ``MODEL_EPS``); the kept worlds count
+equally. Weighting the worlds by that likelihood instead (:data:`PLAY_WEIGHTS`, importance
+weights in fixed point, :func:`world_weights`, in the double-dummy totals and the
+play-outs' totals alike) measured worse and is off (docs/dev/pimc-weights.md).
 Every legal card is solved double dummy in every world, the result scored, and the card
 with the best total is played (ties: fitted's card if it is among the best, else the lowest
 card). Earlier in the hand it plays fitted's card (``playout_worlds`` = 0) or decides by
@@ -83,7 +83,7 @@ PLAY_MODEL_SHARP = False  # the play model of the other seats: expert's card (Tr
 MODEL_PARTNER = False  # the partner's plays weigh the worlds too (False: only the opponents')
 MODEL_EPS = 0.2  # the model's probability of a legal card other than its own (shared equally)
 TEMPER = 1.0  # the weights are exp(TEMPER * log weight): below 1 flattens them (a world's plays count less)
-OVERSAMPLE = 1  # a card decision draws this many times its worlds and keeps the likeliest (1: all drawn)
+OVERSAMPLE = 4  # a card decision draws this many times its worlds and keeps the likeliest (1: all drawn)
 WEIGHT_SCALE = 1 << 16  # the weight of the likeliest world of a decision (fixed point)
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
