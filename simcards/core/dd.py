@@ -987,6 +987,25 @@ def _second_weight(H, seat, c, lead_card, trump, trump_out, live, suit_masks):
     return 10 - rank
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _discard_facts(H, seat, c, sm, alive):
+    """What DDS's void weights ask of card ``c`` of suit ``sm`` in ``seat``'s hand: its rank in
+    the suit (2 = the deuce), the seat's length there, and whether the seat holds the suit's
+    highest live card and its second highest (``alive``: every live card)."""
+    rank = 2 + popcount(sm & (bit(c) - _ONE))
+    count = popcount(H[seat] & sm)
+    live = alive & sm
+    second_mine = False
+    top_mine = False
+    if live:
+        top = highest_card(live)
+        top_mine = (H[seat] & bit(top)) != _ZERO
+        rest = live ^ bit(top)
+        if rest:
+            second_mine = (H[seat] & bit(highest_card(rest))) != _ZERO
+    return rank, count, top_mine, second_mine
+
+
 @nb.njit(cache=True, _nrt=False)
 def _second_void_weight(H, seat, c, lead_card, trump, trump_out, alive, suit_masks):
     """DDS's weight of card ``c`` for the second hand void in the suit led
@@ -1000,17 +1019,7 @@ def _second_void_weight(H, seat, c, lead_card, trump, trump_out, alive, suit_mas
     lsm = suit_masks[ls]
     s = _suit(c, suit_masks)
     sm = suit_masks[s]
-    rank = 2 + popcount(sm & (bit(c) - _ONE))
-    count = popcount(H[seat] & sm)
-    live = alive & sm
-    second_mine = False
-    top_mine = False
-    if live:
-        top = highest_card(live)
-        top_mine = (H[seat] & bit(top)) != _ZERO
-        rest = live ^ bit(top)
-        if rest:
-            second_mine = (H[seat] & bit(highest_card(rest))) != _ZERO
+    rank, count, top_mine, second_mine = _discard_facts(H, seat, c, sm, alive)
     h3 = H[third] & lsm
     h4 = H[fourth] & lsm
     partner_wins = h4 > (h3 | bit(lead_card))
@@ -1073,17 +1082,7 @@ def _late_void_weight(H, seat, npl, c, lead_card, win_card, partner_wins, trump,
     lsm = suit_masks[ls]
     s = _suit(c, suit_masks)
     sm = suit_masks[s]
-    rank = 2 + popcount(sm & (bit(c) - _ONE))
-    count = popcount(H[seat] & sm)
-    live = alive & sm
-    second_mine = False
-    top_mine = False
-    if live:
-        top = highest_card(live)
-        top_mine = (H[seat] & bit(top)) != _ZERO
-        rest = live ^ bit(top)
-        if rest:
-            second_mine = (H[seat] & bit(highest_card(rest))) != _ZERO
+    rank, count, top_mine, second_mine = _discard_facts(H, seat, c, sm, alive)
     in_hands = H[0] | H[1] | H[2] | H[3]
     r_rank = 1 + popcount(in_hands & sm & ~((bit(c) << _ONE) - _ONE))
     ws = _suit(win_card, suit_masks)
