@@ -383,3 +383,22 @@ def test_the_view_carries_ten_for_two_hundred(settings, want):
     rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
                       np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
     assert (int(view[P.V_TEN_MIN_BID]), int(view[P.V_TEN_SET_DOUBLED])) == want
+
+
+def test_a_decision_keeps_the_likeliest_of_the_worlds_drawn():
+    """With OVERSAMPLE > 1 the worlds kept are the likeliest of those drawn from the same
+    stream (the first OVERSAMPLE x n), none of the dropped ones likelier than a kept one."""
+    from simcards.games.spades.pimc import OVERSAMPLE, decision_worlds, sampled_worlds, world_replays
+
+    view, _ = _view_and_world(6)
+    n = 8
+    kept = decision_worlds(view, n)
+    pool = sampled_worlds(view, n * OVERSAMPLE)
+    assert OVERSAMPLE > 1 and len(kept) == n and len(pool) == n * OVERSAMPLE
+    rows = {tuple(int(h) for h in w) for w in pool}
+    kept_rows = [tuple(int(h) for h in w) for w in kept]
+    assert set(kept_rows) <= rows
+    logw = {tuple(int(h) for h in w): lw for w, (lw, _) in zip(pool, world_replays(view, pool)[0])}
+    dropped = [r for r in rows if r not in set(kept_rows)]
+    assert min(logw[r] for r in kept_rows) >= max(logw[r] for r in dropped)
+    assert max(logw[r] for r in kept_rows) > min(logw[r] for r in dropped)

@@ -694,3 +694,11 @@ def sampled_worlds(view, n: int, seed: int = 1):
     worlds = np.zeros((n, 4), np.uint64)
     count = _sample_worlds(np.asarray(view, np.int64), rng, n, worlds)
     return worlds[:count]
+
+
+def decision_worlds(view, n: int, seed: int = 1):
+    """Test entry: the ``n`` worlds a card decision keeps at a filled view (:func:`_decision_worlds`)."""
+    rng = np.array([seed], np.uint64)
+    worlds = np.zeros((n, 4), np.uint64)
+    count = _decision_worlds(np.asarray(view, np.int64), rng, n, worlds)
+    return worlds[:count]
