@@ -212,6 +212,30 @@ def _nil_seat(view):
 
 
 @helper
+def _model_card(rv, hands, s, legal, me, given_me, got_me, sharp):
+    """The card ``card_play`` gives seat ``s`` (its hand ``hands[s]``, ``legal``) in a play-out
+    or replay view ``rv`` of the deciding seat ``me``, which knows only its own exchange
+    (``given_me``, ``got_me``: what it passed to and got from its partner)."""
+    rv[V_SEAT] = s
+    rv[V_HAND] = np.int64(hands[s])
+    rv[V_LEGAL] = np.int64(legal)
+    rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
+    rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
+    return card_play(rv, sharp)
+
+
+@helper
+def _close_trick(rv, trick, winner):
+    """Credit trick ``trick`` to ``winner`` in ``rv`` and open the next one, which it leads.
+    Returns the next trick's number."""
+    rv[V_TRICKS + winner] += 1
+    trick += 1
+    if trick < 13:
+        start_trick(rv, trick, winner)
+    return trick
+
+
+@helper
 def rollout(base, world, first, rv, hands, rng, tricks, sharp=False):
     """Play the hand out from the position of ``base`` (a view at a decision of its seat,
     with expert's parameters: :func:`_expert_view`) in the deal ``world`` (every seat's
@@ -248,27 +272,19 @@ def rollout(base, world, first, rv, hands, rng, tricks, sharp=False):
             if popcount(legal) == 1:
                 c = lowest_card(legal)
             else:
-                rv[V_SEAT] = s
-                rv[V_HAND] = np.int64(hands[s])
-                rv[V_LEGAL] = np.int64(legal)
-                rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
-                rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
-                c = card_play(rv, sharp)
+                c = _model_card(rv, hands, s, legal, me, given_me, got_me, sharp)
         led, best, best_seat, broken, played = record_play(rv, hands, suit_masks, s, c, pos, led, best,
                                                            best_seat, broken, played)
         c = -1
         pos += 1
         if pos == 4:
             tricks[best_seat] += 1
-            rv[V_TRICKS + best_seat] += 1
-            trick += 1
+            trick = _close_trick(rv, trick, best_seat)
             leader = best_seat
             pos = 0
             led = -1
             best = -1
             best_seat = -1
-            if trick < 13:
-                start_trick(rv, trick, leader)
 
 
 @helper
@@ -326,12 +342,7 @@ def replay_logw(base, view, world, rv, hands, suit_masks):
         if not legal & bit(c):
             bad += 1
         elif s != me and (MODEL_PARTNER or s != (me ^ 2)) and popcount(legal) > 1 and not (i == 0 and c == club):
-            rv[V_SEAT] = s
-            rv[V_HAND] = np.int64(hands[s])
-            rv[V_LEGAL] = np.int64(legal)
-            rv[V_GIVEN] = given_me if s == me else (got_me if s == (me ^ 2) else 0)
-            rv[V_RECEIVED] = got_me if s == me else (given_me if s == (me ^ 2) else 0)
-            if card_play(rv, PLAY_MODEL_SHARP) == c:
+            if _model_card(rv, hands, s, legal, me, given_me, got_me, PLAY_MODEL_SHARP) == c:
                 logw += math.log(1.0 - MODEL_EPS)
             else:
                 logw += math.log(MODEL_EPS / (popcount(legal) - 1))
@@ -339,15 +350,12 @@ def replay_logw(base, view, world, rv, hands, suit_masks):
                                                            best_seat, broken, played)
         pos += 1
         if pos == 4:
-            rv[V_TRICKS + best_seat] += 1
-            trick += 1
+            trick = _close_trick(rv, trick, best_seat)
             leader = best_seat
             pos = 0
             led = -1
             best = -1
             best_seat = -1
-            if trick < 13:
-                start_trick(rv, trick, leader)
     return logw, bad
 
 
