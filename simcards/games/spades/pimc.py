@@ -371,29 +371,40 @@ def world_weights(view, worlds, count, weights):
 
 
 @helper
-def replay_weights(view, worlds, count, weights):
-    """``weights[w]`` (int64, at most :data:`WEIGHT_SCALE`): world ``w``'s importance weight,
-    ``exp(TEMPER * (log weight - the largest of the decision's))`` of :func:`replay_logw` in fixed point
-    (the totals stay integers, so ties and determinism are exact); all
-    :data:`WEIGHT_SCALE` when nothing was played or the log does not replay."""
-    for w in range(count):
-        weights[w] = WEIGHT_SCALE
-    if count < 2 or view[V_PLAYED] == 0:
-        return
+def _replay_logws(view, worlds, count, logw):
+    """``logw[w]``: world ``w``'s log weight under the other seats' logged plays
+    (:func:`replay_logw`; 0 for a world whose log does not replay). Returns whether every
+    world replayed."""
     base = _expert_view(view)
     rv = base.copy()
     hands = np.zeros(4, np.uint64)
     suit_masks = np.zeros(4, np.uint64)
     for s in range(4):
         suit_masks[s] = np.uint64(view[V_SUITS + s])
-    logw = np.zeros(count, np.float64)
-    top = -1e300
+    every = True
     for w in range(count):
         lw, bad = replay_logw(base, view, worlds[w], rv, hands, suit_masks)
         if bad < 0:
-            return
+            lw = 0.0
+            every = False
         logw[w] = lw
-        top = max(top, lw)
+    return every
+
+
+@helper
+def replay_weights(view, worlds, count, weights):
+    """``weights[w]`` (int64, at most :data:`WEIGHT_SCALE`): world ``w``'s importance weight,
+    ``exp(TEMPER * (log weight - the largest of the decision's))`` of :func:`replay_logw` in fixed point
+    (the totals stay integers, so ties and determinism are exact); all
+    :data:`WEIGHT_SCALE` when nothing was played or a world's log does not replay."""
+    for w in range(count):
+        weights[w] = WEIGHT_SCALE
+    if count < 2 or view[V_PLAYED] == 0:
+        return
+    logw = np.zeros(count, np.float64)
+    if not _replay_logws(view, worlds, count, logw):
+        return
+    top = logw.max()
     for w in range(count):
         weights[w] = np.int64(math.floor(WEIGHT_SCALE * math.exp(TEMPER * (logw[w] - top)) + 0.5))
 
@@ -407,18 +418,8 @@ def _decision_worlds(view, rng, n_worlds, worlds):
         return _sample_worlds(view, rng, n_worlds, worlds)
     pool = np.zeros((n_worlds * OVERSAMPLE, 4), np.uint64)
     got = _sample_worlds(view, rng, n_worlds * OVERSAMPLE, pool)
-    base = _expert_view(view)
-    rv = base.copy()
-    hands = np.zeros(4, np.uint64)
-    suit_masks = np.zeros(4, np.uint64)
-    for s in range(4):
-        suit_masks[s] = np.uint64(view[V_SUITS + s])
     logw = np.zeros(got, np.float64)
-    for w in range(got):
-        lw, bad = replay_logw(base, view, pool[w], rv, hands, suit_masks)
-        if bad < 0:
-            lw = 0.0
-        logw[w] = lw
+    _replay_logws(view, pool, got, logw)
     order = np.argsort(-logw, kind="mergesort")
     count = min(n_worlds, got)
     for k in range(count):
