@@ -595,7 +595,7 @@ class Layout:
     """Named slots of a flat array (a policy's state view, a record or config row),
     declared once in order with their lengths; the offsets are generated.
 
-    ``VIEW = Layout("spades view", seat=1, dealer=1, suits=4, ..., size=64)`` gives
+    ``VIEW = Layout("spades view", seat=1, dealer=1, suits=4, ..., size=72)`` gives
     ``VIEW.offset["suits"]``, ``VIEW.length["suits"]`` and ``VIEW.size`` (at least the sum
     of the lengths; ``size`` pads it). ``VIEW.export(globals(), "V_", size="VIEW_LEN")``
     makes the module constants (``V_SUITS``, ``VIEW_LEN``) that kernels and policies index
