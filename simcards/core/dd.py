@@ -234,13 +234,17 @@ def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
 @nb.njit(cache=True, inline="always", _nrt=False)
 def _next_seat(R, seat, t1):
     n = R[R_SEATS]
-    s = (seat + 1) % n
+    s = seat + 1
+    if s == n:
+        s = 0  # no division: the modulo by a run-time seat count was a ``div`` on every card played
     if t1 and s == R[R_SITOUT_T1]:
-        s = (s + 1) % n
+        s += 1
+        if s == n:
+            s = 0
     return s
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _lengths_key(H, n, suit_masks, leader, broken, trump, side, out):
     """The table's hash key (``out[:3]``): every hand's suit lengths, leader, spades broken,
     trump and measured side. Entries under one key differ in their rank patterns."""
@@ -275,7 +279,7 @@ _PEXT8 = _pext8_table()
 _POP8 = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _canonical(H, n, suit_masks, out):
     """Canonical hands into ``out[:5]``: in each suit (16 bits) the cards still held are
     numbered from the bottom (0 = the lowest still out), so only the order of the live cards
@@ -741,7 +745,7 @@ def _bonus(c, kill, hint, a, b):
     return 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint):
     """DDS's weight of leading card ``c`` (of suit ``s``) in a four-seat partnership game
     (``WeightAllocTrump0`` / ``WeightAllocNT0``, without their killer and table-move terms,
@@ -904,7 +908,7 @@ def _rk_low(x, sm):
     return 2 + popcount(sm & (bit(lowest_card(x)) - _ONE))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _second_weight(H, seat, c, lead_card, trump, trump_out, live, suit_masks):
     """DDS's weight of card ``c`` for the second hand following suit (``WeightAllocTrumpNotvoid1``,
     or ``WeightAllocNTNotvoid1`` in no trump or with no trump left), four seats in two
@@ -1006,7 +1010,7 @@ def _discard_facts(H, seat, c, sm, alive):
     return rank, count, top_mine, second_mine
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _second_void_weight(H, seat, c, lead_card, trump, trump_out, alive, suit_masks):
     """DDS's weight of card ``c`` for the second hand void in the suit led
     (``WeightAllocTrumpVoid1``, or ``WeightAllocNTVoid1`` in no trump or with no trump left),
@@ -1070,7 +1074,7 @@ def _second_void_weight(H, seat, c, lead_card, trump, trump_out, alive, suit_mas
     return 15 - rank + add
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _late_void_weight(H, seat, npl, c, lead_card, win_card, partner_wins, trump, trump_out, alive, suit_masks):
     """DDS's weight of card ``c`` for the third (``npl`` 2) or fourth hand (3) void in the suit led
     (``WeightAllocTrumpVoid2/3``, ``WeightAllocNTVoid2/3`` in no trump or with no trump left),
@@ -1147,7 +1151,7 @@ def _late_void_weight(H, seat, npl, c, lead_card, win_card, partner_wins, trump,
     return 14 - rank + val
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _forces_top(H, seat, c, fourth, lsm, live, win_card, partner_wins):
     """DDS's ``RankForcesAce``: whether ``c`` is the third hand's cheapest card above the fourth
     hand's second group (the cards below its top sequence), or, when that group is no higher
@@ -1181,7 +1185,7 @@ def _forces_top(H, seat, c, fourth, lsm, live, win_card, partner_wins):
     return z == c
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _third_weight(H, seat, c, lead_card, win_card, partner_wins, trump, trump_out, alive, suit_masks):
     """DDS's weight of card ``c`` for the third hand following suit (``WeightAllocTrumpNotvoid2``,
     ``WeightAllocNTNotvoid2`` in no trump or with no trump left), four seats in two
@@ -1230,7 +1234,7 @@ def _third_weight(H, seat, c, lead_card, win_card, partner_wins, trump, trump_ou
     return w
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _unbeaten(x, H, R, suit_masks, led, seat, later, side, mine, t1):
     """No opponent among the ``later`` players after ``seat`` can beat card ``x`` in this trick
     (led suit ``led``): one who follows suit holds no higher card of it, one who is void holds
@@ -1499,7 +1503,7 @@ def _top4(x, cnt, s):
     return (seg << np.uint64(4 - cnt)) & np.uint64(0xF)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _filter_word(C, n, top, alive, suit_masks):
     """The table's one-word test of the top ranks (DDS's test of the top ranks of every suit):
     for each suit (8 bits at ``8 * s``) the owners of its four highest live cards, as two bit
@@ -1740,7 +1744,7 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
     ctr[C_TT_STORES] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _hint_card(H, R, suit_masks, suit, rank):
     """The live card of class (``suit``, ``rank`` from the top), or -1."""
     alive = _ZERO
@@ -1764,7 +1768,7 @@ def _to_front(cards, count, c):
             return
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _with_skipped(rel, skipped, alive, suit_masks):
     """``rel`` plus the cards skipped as equivalent to a tried card that the proof's pattern
     covers: a skipped card counts only when the card just above it (its representative, or a
@@ -1791,7 +1795,7 @@ def _with_skipped(rel, skipped, alive, suit_masks):
     return rel
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     """Cards of the refuted card ``c``'s suit that need no search of their own: when ``c`` is
     below every card of its suit that its refutation rests on (``rel``), any card below those
