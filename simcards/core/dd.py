@@ -194,6 +194,21 @@ def _beats(c, best, trump, suit_masks):
     return trump >= 0 and sc == trump
 
 
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _live(H, n):
+    """The cards still held (hands ``H[:n]``, 2 to 5), one word at a time: a loop over the
+    hands was vectorized into one wide load of the words just stored one by one (a card
+    played), which cannot be forwarded from those stores and stalled on every node."""
+    a = H[0] | H[1]
+    if n > 2:
+        a |= H[2]
+    if n > 3:
+        a |= H[3]
+    if n > 4:
+        a |= H[4]
+    return a
+
+
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
@@ -286,9 +301,7 @@ def _canonical(H, n, suit_masks, out):
     counts, not which cards were played. A suit spans 16 bits at most (``check_suit_masks``)."""
     for p in range(5):
         out[p] = _ZERO
-    alive = _ZERO
-    for p in range(n):
-        alive |= H[p]
+    alive = _live(H, n)
     for s in range(4):
         sh = np.uint64(lowest_card(suit_masks[s]))
         live = (alive & suit_masks[s]) >> sh
@@ -327,7 +340,7 @@ def _top_cards(alive_suit, r):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
     lowest relevant card (16 bits a suit, numbered from the bottom as in :func:`_canonical`)."""
@@ -343,7 +356,7 @@ def _top_mask_of(rel, alive, suit_masks):
     return top
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _cards_of_top_mask(top, alive, suit_masks):
     """The live cards a pattern covers (inverse of :func:`_top_mask_of`)."""
     out = _ZERO
@@ -356,7 +369,7 @@ def _cards_of_top_mask(top, alive, suit_masks):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _top_trumps(H, R, suit_masks):
     """(holder, k, cards): the seat holding the highest trump still out, how many of the top
     trumps in a row it holds (each wins a trick whenever it is played) and those trumps."""
@@ -384,7 +397,7 @@ def _top_trumps(H, R, suit_masks):
     return holder, k, used
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _sure_trump_tricks(H, R, side, suit_masks):
     """Tricks a side is sure of when it holds every trump still out: each trump of its longest
     trump holding falls in a trick of its own, which a trump of the side wins (DDS's later
@@ -408,7 +421,7 @@ def _sure_trump_tricks(H, R, side, suit_masks):
     return 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _later_tricks(H, R, side, suit_masks, leader, left):
     """(k, cards): tricks the side *not* on lead is sure of while the side on lead takes all
     tricks but ``k - 1`` (DDS's ``LaterTricksMIN/MAX``, four seats in two partnerships, no trump
@@ -482,7 +495,7 @@ def _later_tricks(H, R, side, suit_masks, leader, left):
     return 0, _ZERO
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _last_trick(H, R, suit_masks, leader, t1):
     """(winner, rel) of the last trick, every player holding one card; ``rel``: the winning
     card if it beat a card of its own suit (its rank decided the trick), else nothing."""
@@ -508,7 +521,7 @@ def _last_trick(H, R, suit_masks, leader, t1):
     return winner, _ZERO
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _quick_tricks(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
     winner (every opponent following or unable to ruff) and then the partner's own cash; with
@@ -547,9 +560,7 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
                 q = 1
                 used = _ZERO
                 if void_opp:
-                    alive = _ZERO
-                    for p in range(n):
-                        alive |= H[p]
+                    alive = _live(H, n)
                     used = alive & tm & ~(bit(ptop) - _ONE)
                 break
     for s in range(4):
@@ -596,16 +607,14 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
             H[3] |= r3
         if n > 4:
             H[4] |= r4
-        alive = _ZERO
-        for p in range(n):
-            alive |= H[p]
+        alive = _live(H, n)
         if 1 + q2 > q:
             q = 1 + q2
             used = used2 | (alive & suit_masks[s] & ~(bit(ptop) - _ONE))
     return q, used
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _cash(H, R, side, suit_masks, leader, broken):
     """(tricks, cards): :func:`_cash_with` for the leader. A partner who holds trumps and
     other cards, with no obligation to trump, is counted as unblocking like any partner (he
@@ -1258,7 +1267,7 @@ def _unbeaten(x, H, R, suit_masks, led, seat, later, side, mine, t1):
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, scores, skipped, d, kill, hint):
     """Legal cards worth trying (one per run of equivalent cards), best first; returns the count.
     ``skipped[d]``: the cards left out as equivalent to a tried one. At a lead, ``kill`` (the
@@ -1268,9 +1277,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     n = R[R_SEATS]
     hand = H[seat]
     legal = legal_mask(R, hand, suit_masks, npl, tc, broken, t1)
-    alive = _ZERO
-    for p in range(n):
-        alive |= H[p]
+    alive = _live(H, n)
     for i in range(npl):
         alive |= bit(tc[i])
     order = R[R_FEATURES] & F_ORDER
@@ -1547,9 +1554,7 @@ def _tt_lookup(H, R, side, suit_masks, st, target, keys, bounds, links, heads, m
     kw[K_HINT] = _NONE
     if heads[bucket, 1] != meta[M_STAMP]:
         return -1
-    alive = _ZERO
-    for p in range(n):
-        alive |= H[p]
+    alive = _live(H, n)
     pos = _filter_word(kw[3:8], n, _NONE, alive, suit_masks)
     ch = heads[bucket, 0]
     fill = heads[bucket, 2]
@@ -1687,9 +1692,7 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
         return
     bucket = np.int64(kw[K_BUCKET])
     n = R[R_SEATS]
-    alive = _ZERO
-    for p in range(n):
-        alive |= H[p]
+    alive = _live(H, n)
     if R[R_FEATURES] & F_CLASSES and R[R_OBLIGATION] != OBLIGE_OVERTRUMP:  # overtrumping: legality rests on ranks
         top = _top_mask_of(rel, alive, suit_masks)
     else:
@@ -1747,9 +1750,7 @@ def _store(H, R, keys, bounds, links, heads, meta, ctr, kw, target, result, rel,
 @nb.njit(cache=True, inline="always", _nrt=False)
 def _hint_card(H, R, suit_masks, suit, rank):
     """The live card of class (``suit``, ``rank`` from the top), or -1."""
-    alive = _ZERO
-    for p in range(R[R_SEATS]):
-        alive |= H[p]
+    alive = _live(H, R[R_SEATS])
     m = alive & suit_masks[suit]
     k = popcount(m) - 1 - np.int64(rank)
     if k < 0:
@@ -1801,9 +1802,7 @@ def _low_skip(rel, c, H, n, tc, base, npl, suit_masks):
     below every card of its suit that its refutation rests on (``rel``), any card below those
     is refuted by the same proof (the positions after it match the same pattern)."""
     s = _suit(c, suit_masks)
-    alive = bit(c)
-    for p in range(n):
-        alive |= H[p]
+    alive = bit(c) | _live(H, n)
     for j in range(npl):
         alive |= bit(tc[base + j])
     live = alive & suit_masks[s]
@@ -1903,9 +1902,7 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
         if fr[d, F_IDX] >= fr[d, F_CNT]:
             rel = rb[1, d]
             if rb[2, d]:
-                alive = _ZERO
-                for p in range(n):
-                    alive |= H[p]
+                alive = _live(H, n)
                 for j in range(fr[d, F_NPL]):
                     alive |= bit(tc[fr[d, F_BASE] + j])
                 rel = _with_skipped(rel, rb[2, d], alive, suit_masks)
