@@ -331,6 +331,45 @@ def best_candidate(candidates, totals, prefer):
     return best
 
 
+@helper
+def add_world(values, candidates, prefer, weight, totals, gain, square):
+    """One world's play-out values (``values[c]`` for each candidate ``c``) into a decision's
+    sums: ``totals[c]`` += ``weight * values[c]``; ``gain[c]`` and ``square[c]`` (float64) the
+    weighted sums of the world's gain of ``c`` over ``prefer`` and of its square, which
+    :func:`confident_candidate` reads."""
+    for c in range(totals.shape[0]):
+        if candidates & bit(c):
+            totals[c] += weight * values[c]
+            d = float(values[c] - values[prefer])
+            gain[c] += weight * d
+            square[c] += weight * d * d
+
+
+@helper
+def confident_candidate(candidates, gain, square, wsum, wsq, prefer, z):
+    """The candidate whose gain over ``prefer`` (sums of :func:`add_world`; ``wsum``, ``wsq``:
+    the sums of the worlds' weights and of their squares) has the largest lower bound
+    ``mean - z * standard error``; ``prefer`` unless some lower bound is above 0 (ties: the
+    lowest card). With ``z = 0`` it is :func:`best_candidate`. A play-out is one noisy
+    sample of a world's value, so a card that beats the heuristic's by one lucky world's
+    swing is not played."""
+    if wsum <= 0:
+        return prefer
+    n_eff = wsum * wsum / wsq
+    best = prefer
+    top = 0.0
+    for c in range(gain.shape[0]):
+        if c == prefer or not candidates & bit(c):
+            continue
+        mean = gain[c] / wsum
+        var = max(square[c] / wsum - mean * mean, 0.0)
+        low = mean - z * np.sqrt(var / n_eff)
+        if low > top:
+            best = c
+            top = low
+    return best
+
+
 def sample_world_py(unseen, fixed, sizes, allowed, seed: int, max_tries: int = 200):
     """Test entry: one world from a fresh stream ``seed`` (hands as a list, or None)."""
     state = np.array([seed], np.uint64)

@@ -144,3 +144,48 @@ def test_distinct_cards_keeps_one_card_of_each_run():
     legal2 = sum(1 << c for c in parse_cards("KH JH"))
     out = int(distinct_cards(np.uint64(legal2), np.uint64(alive), suits, np.int64(-1)))
     assert out == legal2
+
+
+def _pick(values, prefer, z, weights=None):
+    """confident_candidate over worlds of play-out values (rows: worlds; columns: cards 0..k-1)."""
+    from simcards.core.pimc import add_world, confident_candidate
+
+    values = np.asarray(values, np.int64)
+    k = values.shape[1]
+    candidates = np.uint64((1 << k) - 1)
+    totals = np.zeros(64, np.int64)
+    gain = np.zeros(64, np.float64)
+    square = np.zeros(64, np.float64)
+    row = np.zeros(64, np.int64)
+    weights = np.ones(len(values), np.int64) if weights is None else np.asarray(weights, np.int64)
+    for w, v in enumerate(values):
+        row[:k] = v
+        add_world(row, candidates, np.int64(prefer), weights[w], totals, gain, square)
+    card = confident_candidate(candidates, gain, square, float(weights.sum()), float((weights ** 2).sum()),
+                               np.int64(prefer), float(z))
+    return int(card), totals
+
+
+def test_confident_candidate_needs_a_gain_beyond_the_noise():
+    # card 1 gains 1000 in one world of 16 and loses 900 in another: a better total, by luck
+    lucky = np.zeros((16, 2), np.int64)
+    lucky[3, 1], lucky[9, 1] = 1000, -900
+    card, totals = _pick(lucky, 0, 1.0)
+    assert totals[1] > totals[0] and card == 0
+    assert _pick(lucky, 0, 0.0)[0] == 1  # z = 0: the best total, as best_candidate
+    steady = np.zeros((16, 3), np.int64)
+    steady[:, 2] = 10  # card 2 gains 10 in every world: chosen whatever z
+    steady[0, 1] = 400  # card 1: one lucky world
+    steady[1, 1] = -300
+    assert _pick(steady, 0, 3.0)[0] == 2
+    assert _pick(np.zeros((16, 3), np.int64), 1, 1.0)[0] == 1  # all equal: prefer
+
+
+@given(st.lists(st.lists(st.integers(-50, 50), min_size=4, max_size=4), min_size=1, max_size=20),
+       st.integers(0, 3))
+@settings(max_examples=100, deadline=None)
+def test_confident_candidate_at_z0_is_best_candidate(values, prefer):
+    from simcards.core.pimc import best_candidate
+
+    card, totals = _pick(values, prefer, 0.0)
+    assert card == int(best_candidate(np.uint64(15), totals, np.int64(prefer)))

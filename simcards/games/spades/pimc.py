@@ -51,8 +51,9 @@ from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, best_candidate, bid_span, distinct_cards,
-    play_params, playout_worlds, sample_world, solve_worlds, solver_rules, trump_lead_restrict, with_params,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, add_world, best_candidate, bid_span, confident_candidate,
+    distinct_cards, play_params, playout_worlds, sample_world, solve_worlds, solver_rules, trump_lead_restrict,
+    with_params,
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
@@ -84,6 +85,7 @@ MODEL_PARTNER = False  # the partner's plays weigh the worlds too (False: only t
 MODEL_EPS = 0.2  # the model's probability of a legal card other than its own (shared equally)
 TEMPER = 1.0  # the weights are exp(TEMPER * log weight): below 1 flattens them (a world's plays count less)
 OVERSAMPLE = 4  # a card decision draws this many times its worlds and keeps the likeliest (1: all drawn)
+PLAYOUT_Z = 1.0  # a play-out card other than fitted's needs its mean gain this many standard errors above 0
 WEIGHT_SCALE = 1 << 16  # the weight of the likeliest world of a decision (fixed point)
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -507,8 +509,9 @@ def _playout_card(view, rng, prefer, totals):
     ``playout_worlds`` worlds, then the hand played out by fitted's card play at every seat
     (:func:`rollout`), scored by the rules' points of the whole hand, the tricks taken so far
     included (:func:`_hand_points`, ``bag_cost``), each world's points counted ``weights[w]``
-    times (:func:`world_weights`); the best total is played (ties: ``prefer``,
-    fitted's card). ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
+    times (:func:`world_weights`); ``prefer`` (fitted's card) unless another's gain over it is
+    more than :data:`PLAYOUT_Z` standard errors above 0 (core.pimc.confident_candidate).
+    ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
     n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
     if n_worlds == 0:
         return prefer, 0
@@ -533,14 +536,22 @@ def _playout_card(view, rng, prefer, totals):
     rv = base.copy()
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
+    values = np.zeros(64, np.int64)
+    gain = np.zeros(64, np.float64)
+    square = np.zeros(64, np.float64)
+    wsum = 0.0
+    wsq = 0.0
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
                 rollout(base, worlds[w], c, rv, hands, rng, tricks, True)
                 for s in range(4):
                     tricks[s] += view[V_TRICKS + s]
-                totals[c] += weights[w] * _hand_points(view, tricks, bag_cost)
-    return best_candidate(candidates, totals, prefer), count
+                values[c] = _hand_points(view, tricks, bag_cost)
+        add_world(values, candidates, prefer, weights[w], totals, gain, square)
+        wsum += weights[w]
+        wsq += float(weights[w]) * weights[w]
+    return confident_candidate(candidates, gain, square, wsum, wsq, prefer, PLAYOUT_Z), count
 
 
 @policy(SIG)
