@@ -212,6 +212,12 @@ def _live(H, n):
 @nb.njit(cache=True, nogil=True, _nrt=False)
 def legal_mask(R, hand, suit_masks, npl, tc, broken, t1):
     """Cards of ``hand`` the player to act may play (rules row ``R``; ``tc[:npl]`` the trick)."""
+    return _legal(R, hand, suit_masks, npl, tc, broken, t1)
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _legal(R, hand, suit_masks, npl, tc, broken, t1):
+    """:func:`legal_mask`, inlined into the search's move generation."""
     trump = R[R_TRUMP]
     if npl == 0:
         if t1 and R[R_FORCED_LEAD] >= 0 and hand & bit(R[R_FORCED_LEAD]):
@@ -755,21 +761,13 @@ def _bonus(c, kill, hint, a, b):
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
-def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint):
-    """DDS's weight of leading card ``c`` (of suit ``s``) in a four-seat partnership game
-    (``WeightAllocTrump0`` / ``WeightAllocNT0``, without their killer and table-move terms,
-    which the search applies itself): it looks at the whole position, not at the card alone.
-    Every suit starts from a penalty growing with the opponents' lengths in it (their replies
-    make the subtree; a void opponent counts as a long suit), then: can the side win the trick
-    (a top card, partner's top card, partner's ruff the opponents cannot overruff), who holds
-    the top three cards (a finesse position: LHO's top card with partner's second one), ruffs
-    for either side, and the card's rank among the live cards of its suit (``rr``: 1 for the
-    top card). ``kill``, ``hint``: the killer move and the table's best lead (cards, or -1),
-    which get DDS's bonus (larger when the side wins the trick)."""
+def _lead_suit_facts(H, seat, sm, alive):
+    """What :func:`_lead_weight` reads of a suit (mask ``sm``), the same for every card of it:
+    the lengths of the leader, LHO, partner and RHO, the top live card and the seat holding
+    it, the second one and its seat, the seat holding the third (-1: none)."""
     lho = (seat + 1) & 3
     pd = (seat + 2) & 3
     rho = (seat + 3) & 3
-    sm = suit_masks[s]
     live = alive & sm
     length = popcount(H[seat] & sm)
     len_l = popcount(H[lho] & sm)
@@ -779,14 +777,36 @@ def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint):
     w_h = _holder(H, w_card)
     rest = live ^ bit(w_card)
     s_card = np.int64(-1)
-    s_h = -1
-    t_h = -1
+    s_h = np.int64(-1)
+    t_h = np.int64(-1)
     if rest:
         s_card = highest_card(rest)
         s_h = _holder(H, s_card)
         rest ^= bit(s_card)
         if rest:
             t_h = _holder(H, highest_card(rest))
+    return length, len_l, len_p, len_r, w_card, w_h, s_card, s_h, t_h
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint,
+                 length, len_l, len_p, len_r, w_card, w_h, s_card, s_h, t_h):
+    """DDS's weight of leading card ``c`` (of suit ``s``) in a four-seat partnership game
+    (``WeightAllocTrump0`` / ``WeightAllocNT0``, without their killer and table-move terms,
+    which the search applies itself): it looks at the whole position, not at the card alone.
+    Every suit starts from a penalty growing with the opponents' lengths in it (their replies
+    make the subtree; a void opponent counts as a long suit), then: can the side win the trick
+    (a top card, partner's top card, partner's ruff the opponents cannot overruff), who holds
+    the top three cards (a finesse position: LHO's top card with partner's second one), ruffs
+    for either side, and the card's rank among the live cards of its suit (``rr``: 1 for the
+    top card). The suit's facts (lengths, top cards and their holders) come from
+    :func:`_lead_suit_facts`, once a suit. ``kill``, ``hint``: the killer move and the table's
+    best lead (cards, or -1), which get DDS's bonus (larger when the side wins the trick)."""
+    lho = (seat + 1) & 3
+    pd = (seat + 2) & 3
+    rho = (seat + 3) & 3
+    sm = suit_masks[s]
+    live = alive & sm
     rr = 1 + popcount(live & ~((bit(c) << _ONE) - _ONE))
     below = live & (bit(c) - _ONE)
     seq = below != _ZERO and (H[seat] & bit(highest_card(below))) != _ZERO
@@ -1276,7 +1296,7 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     trump = R[R_TRUMP]
     n = R[R_SEATS]
     hand = H[seat]
-    legal = legal_mask(R, hand, suit_masks, npl, tc, broken, t1)
+    legal = _legal(R, hand, suit_masks, npl, tc, broken, t1)
     alive = _live(H, n)
     for i in range(npl):
         alive |= bit(tc[i])
@@ -1301,6 +1321,9 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
     left = popcount(hand)
     count = 0
     skipped[d] = _ZERO
+    f_suit = np.int64(-1)
+    f_len = f_l = f_p = f_r = np.int64(0)
+    f_w = f_wh = f_s = f_sh = f_th = np.int64(-1)
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -1316,7 +1339,11 @@ def _candidates(R, side, suit_masks, H, seat, npl, tc, ts, broken, t1, cards, sc
         sc = np.int64(0)
         if order:
             if npl == 0 and pairs and R[R_FEATURES] & F_WEIGHTS:
-                sc = _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint)
+                if s != f_suit:  # the suit's facts, once for its cards (they come in suit order)
+                    f_suit = s
+                    f_len, f_l, f_p, f_r, f_w, f_wh, f_s, f_sh, f_th = _lead_suit_facts(H, seat, suit_masks[s], alive)
+                sc = _lead_weight(H, seat, c, s, trump, alive, suit_masks, left, kill, hint,
+                                  f_len, f_l, f_p, f_r, f_w, f_wh, f_s, f_sh, f_th)
             elif npl == 0:
                 top = highest_card(alive & suit_masks[s])
                 top_mine = False
