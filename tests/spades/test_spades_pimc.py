@@ -226,8 +226,8 @@ def test_playout_worlds_0_plays_fitteds_card_before_dd_cards():
     view = opening_view(":playout_worlds=0")
     fitted_card = P.fitted_play(view.copy(), np.array([1], np.uint64))
     assert card_totals(view) == (fitted_card, 0, {})
-    # the default searches: 16 worlds
-    assert card_totals(opening_view())[1] == 16
+    # the default searches: 32 worlds
+    assert card_totals(opening_view())[1] == 32
 
 
 def test_playouts_same_records_on_threads_and_chunk_sizes():

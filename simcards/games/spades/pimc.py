@@ -74,7 +74,7 @@ PIMC_PARAMS = play_params(13, min_worlds=False) + (
                 "its bid by expert's rules (13: bids ignored)", integer=True),
     BID_WORLDS,
     bid_span(13),
-    playout_worlds(16),
+    playout_worlds(32),
 )
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
