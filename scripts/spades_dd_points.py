@@ -26,8 +26,6 @@ import numpy as np
 from simcards.core import dd, dd_report
 from simcards.core.game import get_game
 from simcards.games.spades import dd as sdd
-from simcards.games.spades import pimc
-from simcards.games.spades.policies import V_BID, V_SEAT, V_TRICKS, VIEW_LEN
 
 
 def decisions(game, variant, policy: str, deals: int, seed: int) -> list[dict]:
@@ -39,20 +37,12 @@ def decisions(game, variant, policy: str, deals: int, seed: int) -> list[dict]:
         deal = sdd.played_deal(variant, table, seed, i)
         rules, masks = sdd.solver_rules(variant, deal["hands"])
         steps = dd_report.costs(deal, rules, masks, sdd.SIDES, solver=solver)
-        record = deal["record"]
-        view = np.zeros(VIEW_LEN, np.int64)
-        for s in range(4):
-            view[V_BID + s] = 0 if record[f"blind{s}"] else record[f"bid{s}"]
-        for step, position, taken, left in dd_report.decisions(deal, steps, rules, masks):
-            view[V_SEAT] = step["seat"]
-            view[V_TRICKS:V_TRICKS + 4] = taken
-            if pimc._nil_seat(view) >= 0:
+        for step, position, cost in sdd.decision_points(deal, steps, rules, masks):
+            if cost is None:
                 continue  # the measure cannot value keeping a Nil bidder off tricks
-            utility = np.zeros(left + 1, np.int64)
-            pimc._utility(view, np.int64(left), 1.0, utility)
             out.append({"policy": policy, "deal": i, "trick": step["trick"] + 1, "position": position,
                         "seat": step["seat"], "card": step["card"], "best": step["best"], "after": step["after"],
-                        "points_x10": int(utility[step["best"]] - utility[step["after"]])})
+                        "points_x10": cost})
     return out
 
 

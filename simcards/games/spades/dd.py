@@ -155,13 +155,27 @@ def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int],
     a ducked overtrick costs nothing. The solver maximises tricks, so it cannot value keeping
     a Nil bidder off tricks: decisions of a team that plays for a Nil are counted apart.
     """
+    pts = [0] * len(dd_report.DECISION_KINDS)
+    dec = [0] * len(dd_report.DECISION_KINDS)
+    nil = 0
+    for step, pos, cost in decision_points(deal, steps, rules, masks):
+        if cost is None:
+            nil += 1
+            continue
+        for kind in (pos, 4 if step["trick"] < dd_report.LATE_FROM else 5):
+            pts[kind] += cost
+            dec[kind] += 1
+    return pts, dec, nil
+
+
+def decision_points(deal: dict, steps: list[dict], rules, masks):
+    """Each decision of :func:`dd_report.decisions` as ``(step, position in the trick, points
+    (x10) it cost its team)`` (:func:`points_lost`'s measure); the cost ``None`` where the
+    seat's team plays for a live Nil."""
     from simcards.games.spades import pimc
     from simcards.games.spades.policies import V_BID, V_SEAT, V_TRICKS, VIEW_LEN
 
     r = deal["record"]
-    pts = [0] * len(dd_report.DECISION_KINDS)
-    dec = [0] * len(dd_report.DECISION_KINDS)
-    nil = 0
     view = np.zeros(VIEW_LEN, np.int64)
     for s in range(4):
         view[V_BID + s] = r[f"bid{s}"] if not r[f"blind{s}"] else 0
@@ -170,15 +184,11 @@ def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int],
         for s in range(4):
             view[V_TRICKS + s] = taken[s]
         if pimc._nil_seat(view) >= 0:
-            nil += 1
+            yield step, pos, None
             continue
         u = np.zeros(left + 1, np.int64)
         pimc._utility(view, np.int64(left), 1.0, u)
-        cost = int(u[step["best"]] - u[step["after"]])
-        for kind in (pos, 4 if step["trick"] < dd_report.LATE_FROM else 5):
-            pts[kind] += cost
-            dec[kind] += 1
-    return pts, dec, nil
+        yield step, pos, int(u[step["best"]] - u[step["after"]])
 
 
 def dd_records(unit, variant, table, seed: int, start: int, count: int) -> np.ndarray:
