@@ -1976,37 +1976,61 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
 
 
 
+# the first guess's weights (``_estimate``), with a trump suit and without: the four highest live
+# cards of a suit (highest first), a trump, a card of a side suit past the fourth, a ruff, then the
+# bias added to the side's share of the tricks left
+_EST_TRUMP = (2.69, 1.31, 0.29, -0.11, 0.69, -1.64, 2.68, 0.74)
+_EST_NT = (6.63, 3.86, 1.57, -0.04, 0.0, -0.66, 0.0, 0.89)
+
+
 @nb.njit(cache=True)
 def _estimate(H, R, side, suit_masks, left):
-    """A quick guess at the side's tricks: its share of the high cards (the four highest live
-    cards of each suit weigh 4, 3, 2, 1; every trump one more) times the tricks left."""
+    """A quick guess at the side's tricks: its share of points times the tricks left, plus a
+    bias. Points: the four highest live cards of each suit, every trump, every card of a side
+    suit past the fourth, and a ruff per card short of a doubleton in a side suit (up to the
+    holder's trumps), weighted by a least-squares fit to DDS's answers (``_EST_*``; 2,000
+    full deals in spades and 600 in no trump, 1,000 ten-card endings: it misses by 1.2 tricks
+    on average, the old high-card count by 1.5, and it errs upwards, where a miss costs less)."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
-    mine = 0
-    total = 0
+    w = _EST_TRUMP if trump >= 0 else _EST_NT
+    mine = 0.0
+    total = 0.0
+    alive = _live(H, n)
     for s in range(4):
-        live = _ZERO
-        for p in range(n):
-            live |= H[p] & suit_masks[s]
-        for w in range(4, 0, -1):
+        live = alive & suit_masks[s]
+        for k in range(4):
             if live == _ZERO:
                 break
             top = bit(highest_card(live))
             live ^= top
             for p in range(n):
                 if H[p] & top:
-                    total += w
+                    total += w[k]
                     if (side >> p) & 1:
-                        mine += w
-        if s == trump:
-            for p in range(n):
-                k = popcount(H[p] & suit_masks[s])
-                total += k
-                if (side >> p) & 1:
-                    mine += k
-    if total == 0:
+                        mine += w[k]
+    for p in range(n):
+        pts = 0.0
+        tl = popcount(H[p] & suit_masks[trump]) if trump >= 0 else 0
+        ruff = 0
+        for s in range(4):
+            ln = popcount(H[p] & suit_masks[s])
+            if s == trump:
+                pts += w[4] * ln
+            else:
+                if ln > 4:
+                    pts += w[5] * (ln - 4)
+                if ln < 2:
+                    ruff += 2 - ln
+        if tl > 0:
+            pts += w[6] * min(ruff, tl)
+        total += pts
+        if (side >> p) & 1:
+            mine += pts
+    if total <= 0.0:
         return (left + 1) // 2
-    return (mine * left + total // 2) // total
+    g = np.int64(np.floor(mine * left / total + w[7] + 0.5))
+    return min(max(g, 0), left)
 
 
 @nb.njit(cache=True, nogil=True)
