@@ -331,38 +331,52 @@ def best_candidate(candidates, totals, prefer):
     return best
 
 
+GAIN, SQUARE = 0, 1  # the rows of a decision's play-out sums (:func:`playout_sums`)
+WEIGHTS = 64  # their last column: the sum of the worlds' weights (GAIN) and of their squares (SQUARE)
+
+
 @helper
-def add_world(values, candidates, prefer, weight, totals, gain, square):
+def playout_sums():
+    """A decision's play-out sums for :func:`add_world` and :func:`confident_candidate`:
+    row :data:`GAIN` (card ``c``'s weighted gain over ``prefer``, summed over the worlds),
+    row :data:`SQUARE` (the weighted squares of those gains); column :data:`WEIGHTS` holds the
+    sum of the worlds' weights and of their squares."""
+    return np.zeros((2, WEIGHTS + 1), np.float64)
+
+
+@helper
+def add_world(values, candidates, prefer, weight, totals, sums):
     """One world's play-out values (``values[c]`` for each candidate ``c``) into a decision's
-    sums: ``totals[c]`` += ``weight * values[c]``; ``gain[c]`` and ``square[c]`` (float64) the
-    weighted sums of the world's gain of ``c`` over ``prefer`` and of its square, which
-    :func:`confident_candidate` reads."""
+    sums: ``totals[c]`` += ``weight * values[c]``, and ``sums`` (:func:`playout_sums`) the
+    world's gain of each candidate over ``prefer``, which :func:`confident_candidate` reads."""
     for c in range(totals.shape[0]):
         if candidates & bit(c):
             totals[c] += weight * values[c]
             d = float(values[c] - values[prefer])
-            gain[c] += weight * d
-            square[c] += weight * d * d
+            sums[GAIN, c] += weight * d
+            sums[SQUARE, c] += weight * d * d
+    sums[GAIN, WEIGHTS] += weight
+    sums[SQUARE, WEIGHTS] += float(weight) * weight
 
 
 @helper
-def confident_candidate(candidates, gain, square, wsum, wsq, prefer, z):
-    """The candidate whose gain over ``prefer`` (sums of :func:`add_world`; ``wsum``, ``wsq``:
-    the sums of the worlds' weights and of their squares) has the largest lower bound
-    ``mean - z * standard error``; ``prefer`` unless some lower bound is above 0 (ties: the
-    lowest card). With ``z = 0`` it is :func:`best_candidate`. A play-out is one noisy
-    sample of a world's value, so a card that beats the heuristic's by one lucky world's
-    swing is not played."""
+def confident_candidate(candidates, sums, prefer, z):
+    """The candidate whose gain over ``prefer`` (``sums`` of :func:`add_world`) has the largest
+    lower bound ``mean - z * standard error``; ``prefer`` unless some lower bound is above 0
+    (ties: the lowest card). With ``z = 0`` it is :func:`best_candidate`. A play-out is one
+    noisy sample of a world's value, so a card that beats the heuristic's by one lucky
+    world's swing is not played."""
+    wsum = sums[GAIN, WEIGHTS]
     if wsum <= 0:
         return prefer
-    n_eff = wsum * wsum / wsq
+    n_eff = wsum * wsum / sums[SQUARE, WEIGHTS]
     best = prefer
     top = 0.0
-    for c in range(gain.shape[0]):
+    for c in range(WEIGHTS):
         if c == prefer or not candidates & bit(c):
             continue
-        mean = gain[c] / wsum
-        var = max(square[c] / wsum - mean * mean, 0.0)
+        mean = sums[GAIN, c] / wsum
+        var = max(sums[SQUARE, c] / wsum - mean * mean, 0.0)
         low = mean - z * np.sqrt(var / n_eff)
         if low > top:
             best = c

@@ -148,21 +148,20 @@ def test_distinct_cards_keeps_one_card_of_each_run():
 
 def _pick(values, prefer, z, weights=None):
     """confident_candidate over worlds of play-out values (rows: worlds; columns: cards 0..k-1)."""
-    from simcards.core.pimc import add_world, confident_candidate
+    from simcards.core.pimc import GAIN, SQUARE, WEIGHTS, add_world, confident_candidate, playout_sums
 
     values = np.asarray(values, np.int64)
     k = values.shape[1]
     candidates = np.uint64((1 << k) - 1)
     totals = np.zeros(64, np.int64)
-    gain = np.zeros(64, np.float64)
-    square = np.zeros(64, np.float64)
+    sums = playout_sums()
     row = np.zeros(64, np.int64)
     weights = np.ones(len(values), np.int64) if weights is None else np.asarray(weights, np.int64)
     for w, v in enumerate(values):
         row[:k] = v
-        add_world(row, candidates, np.int64(prefer), weights[w], totals, gain, square)
-    card = confident_candidate(candidates, gain, square, float(weights.sum()), float((weights ** 2).sum()),
-                               np.int64(prefer), float(z))
+        add_world(row, candidates, np.int64(prefer), weights[w], totals, sums)
+    assert sums[GAIN, WEIGHTS] == weights.sum() and sums[SQUARE, WEIGHTS] == (weights ** 2).sum()
+    card = confident_candidate(candidates, sums, np.int64(prefer), float(z))
     return int(card), totals
 
 

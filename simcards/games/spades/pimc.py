@@ -52,8 +52,8 @@ from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
     BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, add_world, best_candidate, bid_span, confident_candidate,
-    distinct_cards, play_params, playout_worlds, sample_world, solve_worlds, solver_rules, trump_lead_restrict,
-    with_params,
+    distinct_cards, play_params, playout_sums, playout_worlds, sample_world, solve_worlds, solver_rules,
+    trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.spades.rules import record_play, start_trick
@@ -537,10 +537,7 @@ def _playout_card(view, rng, prefer, totals):
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
     values = np.zeros(64, np.int64)
-    gain = np.zeros(64, np.float64)
-    square = np.zeros(64, np.float64)
-    wsum = 0.0
-    wsq = 0.0
+    sums = playout_sums()
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
@@ -548,10 +545,8 @@ def _playout_card(view, rng, prefer, totals):
                 for s in range(4):
                     tricks[s] += view[V_TRICKS + s]
                 values[c] = _hand_points(view, tricks, bag_cost)
-        add_world(values, candidates, prefer, weights[w], totals, gain, square)
-        wsum += weights[w]
-        wsq += float(weights[w]) * weights[w]
-    return confident_candidate(candidates, gain, square, wsum, wsq, prefer, PLAYOUT_Z), count
+        add_world(values, candidates, prefer, weights[w], totals, sums)
+    return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
 
 
 @policy(SIG)
