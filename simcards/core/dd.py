@@ -636,7 +636,7 @@ def _cash(H, R, side, suit_masks, leader, broken):
     return spare, used
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
     """(tricks, cards, spare): winners the leader can cash at once, the cards that proof rests
     on, and how many tricks of it hold without more (the partner's side cards when he holds
@@ -2039,8 +2039,8 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
 
     ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
     trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Asks
-    null-window questions that share the table, MTD(f)-style: the first at ``guess`` (-1: a
-    quick estimate from high cards), then one trick up or down from the last answer.
+    null-window questions that share the table, MTD(f)-style: the first at ``guess`` (-1: the
+    estimate from the cards, :func:`_estimate`), then one trick up or down from the last answer.
     """
     n = R[R_SEATS]
     tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
