@@ -117,9 +117,10 @@ class RegistryCommand(click.Command):
         never gets here, and the describing commands compile nothing)."""
         if self.name in _DESCRIBING:
             return super().invoke(ctx)
-        from simcards.app.compiling import compile_notice, game_in
+        from simcards.app.compiling import compile_notice, game_in, uses_solver
 
-        with compile_notice(game=game_in([ctx.params.get("game") or ""])):  # "compiling the Spades kernels, ..."
+        with compile_notice(game=game_in([ctx.params.get("game") or ""]),  # "compiling the Spades kernels, ..."
+                            solver=uses_solver(self.name, ctx.params)):
             return super().invoke(ctx)
 
 

@@ -9,7 +9,9 @@ import time
 import numba
 import pytest
 
-from simcards.app.compiling import compile_notice, game_in, what_compiles
+from simcards.app.compiling import (
+    ESTIMATE_SECONDS, SOLVER_SECONDS, compile_notice, game_in, uses_solver, what_compiles,
+)
 
 COUNT_COMPILES = """
 import json, sys
@@ -172,3 +174,30 @@ def test_commands_that_compute_listen_for_compiles_and_describing_ones_do_not(mo
     for argv in (["games"], ["rules", "seep"], ["policies", "seep"], ["run", "--help"]):
         assert CliRunner().invoke(main, argv).exit_code == 0
     assert entered == [None, "spades"]
+
+
+@pytest.mark.parametrize("command, params, expected", [
+    ("run", {"game": "spades", "policy": "expert", "seat_policy": (), "records": "all"}, False),
+    ("run", {"game": "spades", "policy": "expert", "seat_policy": ("0=pimc",), "records": "all"}, True),
+    ("run", {"game": "spades", "policy": "pimc:worlds=8", "records": "all"}, True),
+    ("run", {"game": "spades", "policy": "expert", "records": "dd"}, True),
+    ("dd", {"game": "spades"}, True),
+    ("replay", {"game": "spades", "double_dummy": True}, True),
+    ("ladder", {"game": "kierki", "policies": "basic,expert", "dd_deals": 0}, False),
+    ("ladder", {"game": "spades", "policies": None, "dd_deals": 20}, True),
+    ("ladder", {"game": "spades", "policies": None, "dd_deals": 0}, True),
+    ("ladder", {"game": "seep", "policies": None}, False),
+])
+def test_commands_that_run_the_solver_are_told_apart(command, params, expected):
+    assert uses_solver(command, params) is expected
+
+
+def test_the_notice_counts_the_solver_when_the_command_runs_it():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False, game="spades", delay=0.1, solver=True) as notice:
+        _compile(notice, "simcards.games.spades.rules", 0.2)
+    minutes = round((ESTIMATE_SECONDS["spades"] + SOLVER_SECONDS) / 60)
+    assert out.getvalue().splitlines() == [
+        f"simcards: compiling the Spades kernels and the double-dummy solver (first run only, about {minutes} min; "
+        "kept for the next runs)"]
+    assert what_compiles("simcards.core.dd") == ("the double-dummy solver", SOLVER_SECONDS)

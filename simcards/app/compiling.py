@@ -28,6 +28,10 @@ ESTIMATE_SECONDS = {
     "contract_rummy": 130,
     "kierki": 25,
 }
+# CPU seconds of a cold compile of the double-dummy solver (simcards.core.dd), which `pimc`, `dd`,
+# `--dd` and `--records dd` add to a game's kernels (scripts/compile_times.py spades -- dd spades ...)
+SOLVER_SECONDS = 180
+PIMC_GAMES = ("spades", "cutthroat", "kierki")  # the games with a built-in pimc (a default ladder runs it)
 TITLES = {
     "spades": "Spades",
     "cutthroat": "Cutthroat Spades",
@@ -47,16 +51,35 @@ def game_in(words) -> str | None:
     return None
 
 
-def what_compiles(module: str, game: str | None = None) -> tuple[str, int | None]:
-    """``("the Spades kernels", 40)`` for ``game``, else for the module of the first function
-    compiled (``simcards.games.spades.policies``)."""
+def uses_solver(command: str, params: dict) -> bool:
+    """Whether a command with these click ``params`` runs the double-dummy solver: the ``dd``
+    command, a ``pimc`` policy anywhere in its options, ``--dd``, ``--dd-deals``, ``--records dd``
+    or a ladder of every built-in policy of a game with ``pimc``."""
+    if command == "dd" or params.get("double_dummy") is True or params.get("dd_deals"):
+        return True
+    if command == "ladder" and not params.get("policies"):  # every built-in: pimc where the game has it
+        return str(params.get("game") or "").lower() in PIMC_GAMES
+    values = []
+    for value in params.values():
+        values.extend(value if isinstance(value, (list, tuple)) else [value])
+    return any(isinstance(v, str) and ("pimc" in v.lower() or v.lower() == "dd") for v in values)
+
+
+def what_compiles(module: str, game: str | None = None, solver: bool = False) -> tuple[str, int | None]:
+    """``("the Spades kernels", 35)`` for ``game``, else for the module of the first function
+    compiled (``simcards.games.spades.policies``); with ``solver`` the double-dummy solver's
+    compile is named and counted too."""
     parts = module.split(".")
     if game is None and len(parts) > 2 and parts[:2] == ["simcards", "games"]:
         game = parts[2]
     if game is not None:
-        return f"the {TITLES.get(game, game.replace('_', ' ').title())} kernels", ESTIMATE_SECONDS.get(game)
-    if module == "simcards.core.dd":
-        return "the double-dummy solver", None
+        what = f"the {TITLES.get(game, game.replace('_', ' ').title())} kernels"
+        seconds = ESTIMATE_SECONDS.get(game)
+        if solver:
+            return f"{what} and the double-dummy solver", (seconds or 0) + SOLVER_SECONDS
+        return what, seconds
+    if module == "simcards.core.dd" or solver:
+        return "the double-dummy solver", SOLVER_SECONDS
     if module.startswith("simcards."):
         return "simcards' shared kernels", None
     return "your policy", None
@@ -72,8 +95,9 @@ class CompileNotice:
     """
 
     def __init__(self, stream=None, ticker: bool | None = None, interval: float = 0.5, game: str | None = None,
-                 delay: float = 2.0):
+                 delay: float = 2.0, solver: bool = False):
         self.game = game
+        self.solver = solver
         self.stream = stream if stream is not None else sys.stderr
         self.ticker = self.stream.isatty() if ticker is None else ticker
         self.interval = interval
@@ -152,8 +176,8 @@ class CompileNotice:
     def _say(self) -> None:
         """The notice: what is compiled (the command's game, or the user's policy) and about how long."""
         self.said = True
-        what, seconds = what_compiles(self.module, self.game)
-        about = f", about {seconds} s" if seconds else ""
+        what, seconds = what_compiles(self.module, self.game, self.solver)
+        about = "" if not seconds else f", about {seconds} s" if seconds < 120 else f", about {round(seconds / 60)} min"
         self._write(f"simcards: compiling {what} (first run only{about}; kept for the next runs)\n")
 
     def _write(self, text: str) -> None:
@@ -165,12 +189,14 @@ class CompileNotice:
 
 
 @contextlib.contextmanager
-def compile_notice(stream=None, ticker: bool | None = None, game: str | None = None, delay: float = 2.0):
+def compile_notice(stream=None, ticker: bool | None = None, game: str | None = None, delay: float = 2.0,
+                   solver: bool = False):
     """Within the block, the first numba compile prints the notice (see the module doc);
-    ``game`` (``"spades"``) names what is compiled, else the first compiled function's module."""
+    ``game`` (``"spades"``) names what is compiled, else the first compiled function's module;
+    ``solver``: the command runs the double-dummy solver too (:func:`uses_solver`)."""
     from numba.core import event
 
-    notice = CompileNotice(stream, ticker, game=game, delay=delay)
+    notice = CompileNotice(stream, ticker, game=game, delay=delay, solver=solver)
     listener = _Listener(notice)
     event.register("numba:compile", listener)
     try:
