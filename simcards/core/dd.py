@@ -2034,13 +2034,17 @@ def _estimate(H, R, side, suit_masks, left):
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess):
+def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess,
+                 lower, upper):
     """The side's maximum number of the remaining tricks (the trick in progress included).
 
     ``H``: hands by seat (changed during the search, restored); ``tc[:npl]``: cards of the
     trick in progress, led by ``leader``; ``side``: bitmask of measured seats. Asks
     null-window questions that share the table, MTD(f)-style: the first at ``guess`` (-1: the
     estimate from the cards, :func:`_estimate`), then one trick up or down from the last answer.
+    ``lower`` <= answer <= ``upper``: bounds the caller knows for certain (0 and the tricks left,
+    or more, when it knows none); no question is asked outside them, so a bound that does not
+    hold gives a wrong answer.
     """
     n = R[R_SEATS]
     tc2 = np.zeros(MAX_DEPTH + 8, np.int64)
@@ -2057,9 +2061,10 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     fr = np.zeros((MAX_DEPTH, 11), np.int64)
     fr[:, 10] = -1  # no killer move yet (kept from one question to the next)
     rb = np.zeros((4, MAX_DEPTH), np.uint64)
-    lo = 0
-    hi = popcount(H[leader]) + (1 if npl > 0 else 0)
-    g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, hi)
+    left = popcount(H[leader]) + (1 if npl > 0 else 0)
+    lo = max(lower, 0)
+    hi = min(upper, left)
+    g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, left)
     while lo < hi:
         t = min(max(g, lo + 1), hi)
         if not R[R_FEATURES] & F_GUESS:
@@ -2112,12 +2117,13 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr, guess)
+            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr, guess,
+                             0, MAX_DEPTH)
             guess = v
             v += (side >> winner) & 1
         else:
             v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr,
-                             guess)
+                             guess, 0, MAX_DEPTH)
             guess = v
         H[seat] ^= low
         out_cards[k] = c
@@ -2127,13 +2133,16 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
 
 
 def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
-          table: Table | None = None, guess: int = -1) -> int:
+          table: Table | None = None, guess: int = -1, lower: int = 0, upper: int = MAX_DEPTH) -> int:
     """The measured side's maximum tricks of those remaining (the trick in progress included).
 
     ``hands``: card masks by seat (cards still held); ``side``: iterable of measured seats;
     ``trick``: cards already played to the current trick, in order from ``leader``.
     A ``table`` is reused across calls on the same deal (keep it per thread). ``guess``: a
     likely answer (a neighbouring position's), where the search starts (-1: estimate one).
+    ``lower``, ``upper``: bounds on the answer known for certain (a neighbouring position's value
+    through the card between them, as :func:`play_costs` uses): the search asks nothing outside
+    them, so they must hold.
     """
     check_suit_masks(suit_masks)
     table = table or Table()
@@ -2145,7 +2154,8 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
         tc[i] = c
     return int(solve_kernel(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)),
                             np.int64(leader), np.int64(broken), np.int64(trick1), table.keys, table.bounds,
-                            table.links, table.heads, table.meta, table.counters, np.int64(guess)))
+                            table.links, table.heads, table.meta, table.counters, np.int64(guess),
+                            np.int64(lower), np.int64(upper)))
 
 
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
@@ -2212,9 +2222,11 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     lead, brk, t1 = int(leader), bool(broken), bool(trick1)
     seats_of_trick: list[int] = []
     winners: list[int] = []
+    card_seats: list[int] = []
     for c in cards:
         positions.append((tuple(H), tuple(trick), lead, brk, t1))
         seat = lead if not trick else _next_py(seats_of_trick[-1], n, t1, sitout)
+        card_seats.append(seat)
         if not H[seat] >> int(c) & 1:
             raise ValueError(f"card {c} is not in the hand of seat {seat}")
         H[seat] &= ~(1 << int(c))
@@ -2232,18 +2244,38 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     positions.append((tuple(H), tuple(trick), lead, brk, t1))
     all_seats = side_mask(range(n))
 
-    def value(k: int, mask: int) -> int:
+    def left_at(k: int) -> int:
+        hs, tr, ld = positions[k][:3]
+        return bin(hs[ld]).count("1") + (1 if tr else 0)
+
+    def known(k: int, mask: int) -> int:
+        """The value of position ``k`` for ``mask`` if already solved (or its other side's), else -1."""
         if (k, mask) in memo:
             return memo[(k, mask)]
+        if zero_sum and k >= 0 and (k, all_seats & ~mask) in memo:
+            return left_at(k) - memo[(k, all_seats & ~mask)]
+        return -1
+
+    def value(k: int, mask: int) -> int:
+        v = known(k, mask)
+        if v >= 0:
+            memo[(k, mask)] = v
+            return v
         hs, tr, ld, b, one = positions[k]
-        left = bin(hs[ld]).count("1") + (1 if tr else 0)
-        other = all_seats & ~mask
-        if zero_sum and (k, other) in memo:
-            v = left - memo[(k, other)]
-        else:
-            near = memo.get((k - 1, mask), -1)  # the position before: at most a trick away
-            v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
-                      trick1=one, table=table, guess=near)
+        near, lower, upper = -1, 0, MAX_DEPTH
+        before = known(k - 1, mask) if k > 0 else -1
+        if before >= 0:
+            # the card between the two positions was its seat's choice: the position before is
+            # worth at least this one (plus the trick the card completes, if the side's) when the
+            # seat is measured, at most when it is an opponent; a played card that was best makes
+            # the search's first question its only one
+            near = before - (1 if winners[k - 1] >= 0 and mask >> winners[k - 1] & 1 else 0)
+            if mask >> card_seats[k - 1] & 1:
+                upper = near
+            else:
+                lower = near
+        v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
+                  trick1=one, table=table, guess=near, lower=lower, upper=upper)
         memo[(k, mask)] = v
         return v
 

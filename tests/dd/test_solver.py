@@ -154,3 +154,43 @@ def test_a_full_pool_keeps_answers_exact():
             got = dd.values(hands, rules, [0, 2], SUIT_MASKS, leader=0, table=small)
             assert got == dd.values(hands, rules, [0, 2], SUIT_MASKS, leader=0, table=large)
     assert small.counters[dd.C_TT_RESETS] > 0 and large.counters[dd.C_TT_RESETS] == 0
+
+
+def test_play_costs_bounds_keep_values_exact():
+    """``play_costs`` solves each position inside the bound the card before it gives (that card
+    was its seat's choice): every ``best`` and ``after`` is still the plain minimax's value, for
+    random (often bad) cards, partnerships and a player alone against the others."""
+    rng = np.random.default_rng(12)
+    for n, trump, sides, zero_sum in ((4, -1, [(0, 2), (1, 3), (0, 2), (1, 3)], True),
+                                      (4, 3, [(0, 2), (1, 3), (0, 2), (1, 3)], True),
+                                      (3, 3, [(0,), (1,), (2,)], False)):
+        rules = dd.rules_row(n, trump)
+        for _ in range(3):
+            deck = rng.permutation(52)
+            hands = [sum(1 << int(c) for c in deck[4 * s:4 * s + 4]) for s in range(n)]
+            cards, positions, seats, won = [], [], [], []
+            H, trick, leader, seat = list(hands), [], 0, 0
+            for _ in range(4 * n):
+                positions.append((tuple(H), tuple(trick), leader))
+                hand = tuple(c for c in range(52) if H[seat] >> c & 1)
+                c = int(rng.choice(dd_ref.legal(rules, SUIT_MASKS, hand, tuple(trick), True, False)))
+                cards.append(c)
+                seats.append(seat)
+                H[seat] &= ~(1 << c)
+                trick.append(c)
+                if len(trick) == n:
+                    w = (leader + dd._winner_py(trick, rules, SUIT_MASKS)) % n
+                    won.append(w)
+                    trick, leader, seat = [], w, w
+                else:
+                    won.append(-1)
+                    seat = (seat + 1) % n
+            positions.append((tuple(H), (), leader))
+            costs = dd.play_costs(hands, rules, SUIT_MASKS, sides, 0, cards, trick1=False, zero_sum=zero_sum)
+            for k, row in enumerate(costs):
+                side = sides[seats[k]]
+                hs, tr, ld = positions[k]
+                assert row["best"] == dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
+                hs, tr, ld = positions[k + 1]
+                after = dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
+                assert row["after"] == after + (1 if won[k] in side else 0)
