@@ -8,8 +8,10 @@ paranoid bound of docs/double-dummy.md), and plays the card with the best total 
 expert's card if among the best, else the lowest card). Earlier it plays expert's card
 (``playout_worlds`` = 0) or decides by play-outs (:func:`_playout_card`: each distinct legal
 card played, then the hand played out by expert at every seat, in ``playout_worlds`` worlds,
-valued by :func:`hand_value`); for the blind offer and the redeal question it is ``expert``
-at expert's default parameters; it bids by simulation (below).
+valued by :func:`hand_value`: expert's card unless another's gain over it, world by world, is
+more than :data:`PLAYOUT_Z` standard errors above 0, core.pimc.confident_candidate); for the
+blind offer and the redeal question it is ``expert`` at expert's default parameters; it bids by
+simulation (below).
 
 Score of a world where the seat takes ``v`` more tricks, from the tricks its bid still wants
 (``tricks_wanted``): an at-least bid (ordinary, B6, SM) 100 when made plus 10 per trick up to
@@ -48,8 +50,8 @@ from collections import namedtuple
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, best_candidate, bid_span, distinct_cards, play_params, playout_worlds,
-    sample_world, sample_worlds, solve_worlds, solver_rules, trump_lead_restrict, with_params,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, add_world, best_candidate, bid_span, confident_candidate, distinct_cards,
+    play_params, playout_sums, playout_worlds, sample_world, sample_worlds, solve_worlds, solver_rules, trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, param_value
 from simcards.core.tricks import SUIT_MASKS_JOKERS_AS_SPADES, spades_legal
@@ -72,6 +74,7 @@ BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert w
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _SUITS = SUIT_MASKS_JOKERS_AS_SPADES
+PLAYOUT_Z = 1.0  # a play-out card other than expert's needs its mean gain this many standard errors above 0
 
 
 @helper
@@ -174,7 +177,8 @@ def _playout_card(view, masks, rng, prefer, totals):
     """Before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards) played in
     ``playout_worlds`` worlds, then the hand played out by expert at every seat
     (:func:`rollout`), valued by :func:`hand_value` of the whole hand (the tricks and prize
-    jacks taken so far included); the best total is played (ties: ``prefer``, expert's card).
+    jacks taken so far included); ``prefer`` (expert's card) unless another's gain over it is more
+    than :data:`PLAYOUT_Z` standard errors above 0 (core.pimc.confident_candidate).
     ``playout_worlds`` = 0: ``prefer``. Returns (card, worlds)."""
     n_worlds = min(int(param_value(view, V_PARAMS + P_PLAYOUT_WORLDS)), MAX_WORLDS)
     if n_worlds == 0:
@@ -197,6 +201,8 @@ def _playout_card(view, masks, rng, prefer, totals):
     hands = np.zeros(n, np.uint64)
     tricks = np.zeros(n, np.int64)
     jacks = np.zeros(n, np.uint64)
+    values = np.zeros(64, np.int64)
+    sums = playout_sums()
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
@@ -204,8 +210,9 @@ def _playout_card(view, masks, rng, prefer, totals):
                 for s in range(n):
                     tricks[s] += view[V_TRICKS + s]
                     jacks[s] |= np.uint64(view[V_JACKS + s])
-                totals[c] += hand_value(view, masks, tricks, jacks)
-    return best_candidate(candidates, totals, prefer), count
+                values[c] = hand_value(view, masks, tricks, jacks)
+        add_world(values, candidates, prefer, 1, totals, sums)
+    return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
 
 
 @policy(SIG)

@@ -6,8 +6,10 @@ holds at most ``dd_cards`` cards it solves every legal card in every world doubl
 the seat measured alone against the other three (the paranoid bound; every trick is worth the
 same, so the score is the tricks). Earlier it plays each distinct legal card
 (core.pimc.distinct_cards) in every world and the deal out by ``expert`` at every seat
-(:func:`rollout`), scored by its own tricks. It plays the card with the most tricks in total
-(ties: expert's card if among the best, else the lowest card). In the negative deals, and
+(:func:`rollout`), scored by its own tricks: expert's card unless another's gain over it, world
+by world, is more than :data:`PLAYOUT_Z` standard errors above 0 (core.pimc.confident_candidate).
+The double-dummy phase plays the card with the most tricks in total (ties: expert's card if
+among the best, else the lowest card). In the negative deals, and
 for the trump choice and the lottery, it is ``expert``, and it reads expert's parameters
 (its first five). The view's eight parameter slots are full, so both phases read ``worlds``
 (no separate ``playout_worlds`` as in Spades and Cutthroat).
@@ -23,7 +25,9 @@ import numpy as np
 from simcards.core import dd
 from simcards.core.cards import SUIT_MASKS, bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
-from simcards.core.pimc import MAX_WORLDS, best_candidate, distinct_cards, sample_worlds, solve_worlds, solver_rules
+from simcards.core.pimc import (
+    MAX_WORLDS, add_world, confident_candidate, distinct_cards, playout_sums, sample_worlds, solve_worlds, solver_rules,
+)
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.kierki.policies import (
     EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_SEAT, I_TRICK_CARDS, I_TRUMP, I_DEAL_TYPE, M_HAND, M_LEGAL,
@@ -41,6 +45,7 @@ PIMC_PARAMS = EXPERT.params + (
 )
 MIN_WORLDS = 4
 HARD_TRIES = 200
+PLAYOUT_Z = 1.0  # a play-out card other than expert's needs its mean gain this many standard errors above 0
 _ALL = np.uint64((1 << 52) - 1)
 _DECK = np.uint64((1 << 52) - 1)
 
@@ -173,8 +178,9 @@ def _playout_card(info, masks, rng, prefer, totals):
     """Trump deals before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards)
     played in ``worlds`` sampled worlds (the parameter the double-dummy phase reads too: the
     view's eight parameter slots are full), then the deal played out by expert at every seat
-    (:func:`rollout`), valued by this seat's tricks; the most in total is played (ties:
-    ``prefer``, expert's card). Returns (card, worlds)."""
+    (:func:`rollout`), valued by this seat's tricks; ``prefer`` (expert's card) unless another's
+    gain over it is more than :data:`PLAYOUT_Z` standard errors above 0
+    (core.pimc.confident_candidate). Returns (card, worlds)."""
     n_worlds = min(int(param_value(info, I_PARAMS + P_WORLDS)), MAX_WORLDS)
     legal = masks[M_LEGAL]
     alive = _DECK & ~masks[M_PLAYED]
@@ -192,12 +198,15 @@ def _playout_card(info, masks, rng, prefer, totals):
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
     me = info[I_SEAT]
+    values = np.zeros(64, np.int64)
+    sums = playout_sums()
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
                 rollout(info, masks, worlds[w], c, rv, rm, hands, tricks)
-                totals[c] += tricks[me]
-    return best_candidate(candidates, totals, prefer), count
+                values[c] = tricks[me]
+        add_world(values, candidates, prefer, 1, totals, sums)
+    return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
 
 
 @policy(SIG)
