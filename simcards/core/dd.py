@@ -332,20 +332,6 @@ def _hash3(words):
     return h
 
 
-@nb.njit(cache=True, _nrt=False)
-def _top_cards(alive_suit, r):
-    """The ``r`` highest cards of ``alive_suit``."""
-    out = _ZERO
-    m = alive_suit
-    for _ in range(r):
-        if m == _ZERO:
-            break
-        t = bit(highest_card(m))
-        out |= t
-        m ^= t
-    return out
-
-
 @nb.njit(cache=True, inline="always", _nrt=False)
 def _top_mask_of(rel, alive, suit_masks):
     """The relevance pattern of a card set: per suit the classes from the top down to the
