@@ -8,7 +8,6 @@ import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, game_names, get_game
-from simcards.app.workflows import run_experiment  # noqa: F401  (part of the API)
 
 
 def shortcut_settings(game: Game, settings: Sequence[str] = (), *, unit: str | None = None,
@@ -45,6 +44,27 @@ def data_files(out: str | Path | None) -> list[Path]:
         return []
     names = ("summary.csv", "differences.csv", "deals.parquet", "batches.parquet", "tally.parquet")
     return [Path(out) / n for n in names if (Path(out) / n).is_file()]
+
+
+def _bundled(options: dict[str, Any]) -> dict[str, Any]:
+    """The API's keywords with where and how to compute (out, threads, backend, ..., echo)
+    bundled into ``execution=`` (:class:`simcards.experiment.runner.Execution`), as the
+    workflows take them; an ``execution=`` given is kept."""
+    from simcards.experiment.runner import Execution
+    from simcards.experiment.spec import take_fields
+
+    options = dict(options)
+    if "execution" not in options:
+        options["execution"] = take_fields(Execution, options)
+    return options
+
+
+def run_experiment(game: str | Game, **options: Any):
+    """Validate, run and return the full ``RunResult`` (:func:`simcards.app.workflows.run_experiment`),
+    with the options of :func:`run`."""
+    from simcards.app.workflows import run_experiment as run_workflow
+
+    return run_workflow(game, **_bundled(options))
 
 
 def run(game: str, **options: Any) -> pd.DataFrame:
@@ -211,7 +231,7 @@ def compare(game: str, arms: Sequence[str], **options: Any):
     from simcards.app.workflows import compare as run_compare
     from simcards.experiment.compare import parse_arm
 
-    return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **options)
+    return run_compare(game, [parse_arm(a) if isinstance(a, str) else a for a in arms], **_bundled(options))
 
 
 def sweep(game: str, policy: str, param: str, **options: Any):
@@ -227,7 +247,7 @@ def sweep(game: str, policy: str, param: str, **options: Any):
 
     if "grid" not in options:
         param, options["grid"] = parse_param_option(param)
-    return run_sweep(game, policy=policy, param=param, **options)
+    return run_sweep(game, policy=policy, param=param, **_bundled(options))
 
 
 def ladder(game: str, **options: Any):
@@ -239,7 +259,7 @@ def ladder(game: str, **options: Any):
     """
     from simcards.app.workflows import ladder as run_ladder
 
-    return run_ladder(game, **options)
+    return run_ladder(game, **_bundled(options))
 
 
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:

@@ -418,14 +418,15 @@ def experiment_options(f):
 @click.option("--bidding", help="One policy for every seat's decisions but card play (bids, Blind Nil, the "
               "exchange...), the seats' policies playing the cards (Spades, Cutthroat, Kierki).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary table.")
-def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads, chunk_size, out, records, backend,
-        scheduler, workers, force, spec_file, pbn_file, bidding, quiet, **registry):
+def run(game, unit, count, policy, seat_policy, chunk_size, out, records, spec_file, pbn_file, bidding, **registry):
     """Simulate GAME and write a results folder with records, summary and figures."""
     from simcards.app.workflows import run_experiment
     from simcards.core.game import get_game
     from simcards.experiment.runner import Interrupted
     from simcards.experiment.spec import make_spec
 
+    study = Study.from_click(registry)
+    seed, preset, settings, quiet = study.seed, study.preset, study.settings, study.quiet
     if spec_file is not None:
         from simcards.app.workflows import run_spec_file
 
@@ -435,9 +436,9 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
             _fail("--bidding goes with a run named on the command line, not with --spec")
         ctx = click.get_current_context()
         given = [p for p in ctx.params if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE]
-        result = run_spec_file(spec_file, game=game, options_given=given, out=out, threads=threads, backend=backend,
-                               scheduler=scheduler, workers=workers, force=force, progress=_show_progress(quiet),
-                               echo=click.echo, print_summary=None if quiet else _print_summary)
+        result = run_spec_file(spec_file, game=game, options_given=given,
+                               execution=study.execution(out, echo=click.echo),
+                               print_summary=None if quiet else _print_summary)
         files = _files_line(getattr(result, "out", None))
         if files:
             click.echo(files)
@@ -461,9 +462,8 @@ def run(game, unit, count, seed, preset, settings, policy, seat_policy, threads,
         out = Path("results") / f"{g.name}-{spec.unit}-{spec.digest()}"
     try:
         result = run_experiment(g, unit=unit, count=count, seed=seed, preset=preset, settings=pairs, policy=policy,
-                                seat_policy=_seat_policies(seat_policy), out=out, threads=threads, backend=backend,
-                                scheduler=scheduler, workers=workers, records=records, chunk_size=chunk_size,
-                                progress=_show_progress(quiet), force=force, bidding=bidding, **counts)
+                                seat_policy=_seat_policies(seat_policy), execution=study.execution(out),
+                                records=records, chunk_size=chunk_size, bidding=bidding, **counts)
     except Interrupted as exc:
         click.echo(f"\n{exc}", err=True)
         sys.exit(130)
@@ -657,7 +657,7 @@ Files: summary.csv, differences.csv (paired intervals), batches.parquet, figures
 
 @dataclasses.dataclass(frozen=True)
 class Study:
-    """The options compare, sweep and ladder share (:func:`study_options`): the seed, the house
+    """The options run, compare, sweep and ladder share (:func:`study_options`): the seed, the house
     rules, and where and how to compute."""
 
     seed: int
@@ -675,11 +675,20 @@ class Study:
         """Take the study's options out of click's keyword arguments ``kw`` (the rest stay)."""
         return cls(**{f.name: kw.pop(f.name) for f in dataclasses.fields(cls)})
 
-    def workflow(self, settings: list) -> dict:
-        """Keyword arguments of the workflows (``settings``: the house rules, shortcuts resolved)."""
-        return dict(seed=self.seed, preset=self.preset, settings=settings, threads=self.threads,
-                    backend=self.backend, scheduler=self.scheduler, workers=self.workers, force=self.force,
-                    progress=_show_progress(self.quiet))
+    def execution(self, out=None, *, default_out: bool = False, echo=None):
+        """Where and how to compute (:class:`simcards.experiment.runner.Execution`): the results
+        folder ``out`` (or, with ``default_out``, the default one) and the messages to ``echo``."""
+        from simcards.experiment.runner import Execution
+
+        return Execution(out=out, default_out=default_out, force=self.force, threads=self.threads,
+                         backend=self.backend, scheduler=self.scheduler, workers=self.workers,
+                         progress=_show_progress(self.quiet), echo=echo)
+
+    def workflow(self, settings: list, out=None, *, default_out: bool = False, echo=None) -> dict:
+        """Keyword arguments of the workflows (``settings``: the house rules, shortcuts resolved;
+        the rest: :meth:`execution`)."""
+        return dict(seed=self.seed, preset=self.preset, settings=settings,
+                    execution=self.execution(out, default_out=default_out, echo=echo))
 
 
 @main.command(epilog=EPILOG_COMPARE)
@@ -714,9 +723,9 @@ def compare(game, arms, unit, count, policy, seat_policy, chunk_size, precision,
                                                    unit_name)
     parsed = [parse_arm(a) for a in arms]
     result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
-                         metrics=list(metrics) or None, out=out, default_out=True, question=question,
-                         echo=click.echo, policy=policy, seat_policy=_seat_policies(seat_policy),
-                         **study.workflow(pairs), **counts)
+                         metrics=list(metrics) or None, question=question, policy=policy,
+                         seat_policy=_seat_policies(seat_policy),
+                         **study.workflow(pairs, out, default_out=True, echo=click.echo), **counts)
     print_differences(result, click.echo)
     click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:
@@ -796,7 +805,7 @@ def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halvi
     name, grid = parse_param_option(param_grid)
     result = run_sweep(g, policy=policy, param=name, grid=grid, seats=parse_seat_list(seats), field=field,
                        metric=metric, group=group, minimize=minimize, halving=halving, unit=unit, count=count,
-                       out=out, default_out=True, echo=click.echo, **study.workflow(pairs), **counts)
+                       **study.workflow(pairs, out, default_out=True, echo=click.echo), **counts)
     for line in sweep_lines(result):
         click.echo(line)
     c = result.comparison
@@ -854,8 +863,8 @@ def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, dd_bi
     n = count or next((v for v in counts.values() if v is not None), None) or DEFAULT_COUNT
     out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{study.seed}"
     result = run_ladder(g, policies=names, unit=unit, count=count, metric=metric, group=group, minimize=minimize,
-                        out=out, echo=None if study.quiet else click.echo, dd_deals=dd_deals, dd_bids=dd_bids,
-                        **study.workflow(pairs), **counts)
+                        dd_deals=dd_deals, dd_bids=dd_bids,
+                        **study.workflow(pairs, out, echo=None if study.quiet else click.echo), **counts)
     for line in ladder_lines(result):
         click.echo(line)
     click.echo(f"{result.seconds:.1f} s -> {result.out} (simcards report {result.out})")

@@ -9,14 +9,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_from_table, compare as compare_arms,
                                          print_differences)
 from simcards.experiment.files import check_companions, count_options, read_spec_file, run_options, seat_policy_table
-from simcards.experiment.runner import RunResult, execute
+from simcards.experiment.runner import Execution, RunResult, execute
 from simcards.experiment.spec import make_spec, resolve_count
 from simcards.experiment.store import FolderLock
 from simcards.report.figures import save_comparison_figures, save_figures
@@ -30,13 +30,12 @@ DD_BATCH = 4  # bid --dd: deals per batch, so that the threads share the solves 
 def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
                    preset: str | None = None, variant: Mapping[str, Any] | None = None,
                    settings: Sequence[str] = (), policy: str | None = None,
-                   seat_policy: Mapping[int, str] | None = None, out: str | Path | None = None,
-                   threads: int | None = None, backend: str = "local", scheduler: str | None = None,
-                   workers: int | None = None, records: str = "all", chunk_size: int | None = None,
-                   progress: bool = False, force: bool = False, bidding: str | None = None,
+                   seat_policy: Mapping[int, str] | None = None, execution: Execution = Execution(),
+                   records: str = "all", chunk_size: int | None = None, bidding: str | None = None,
                    **counts: int | None) -> RunResult:
     """Validate, run and return the full :class:`RunResult` (used by the CLI); ``bidding``: the
-    policy of every seat's decisions but card play (:func:`make_spec`)."""
+    policy of every seat's decisions but card play (:func:`make_spec`). ``execution``: where
+    and how to compute (without ``out`` the run is in memory)."""
     g = game if isinstance(game, Game) else get_game(game)
     unit_name, n = resolve_count(g, unit, count, counts)
     if records == "dd" and count is None and all(v is None for v in counts.values()):
@@ -48,8 +47,8 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
     spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
                      policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records,
                      bidding=bidding)
-    result = execute(spec, out=out, threads=threads, backend=backend, scheduler=scheduler, workers=workers,
-                     force=force, progress=progress)
+    out = execution.out
+    result = execute(spec, out=out, **execution.run_options())
     if out is not None:
         with _locked(out):
             save_figures(g, result)
@@ -125,20 +124,26 @@ def _locked(folder):
         lock.release()
 
 
-def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
+def _file_execution(data: dict, execution: Execution) -> Execution:
+    """``execution`` for an experiment file: its folder by default ``results/<name of the experiment>``,
+    its messages by default printed."""
+    out = execution.out if execution.out is not None else Path("results") / data.get("name", Path(data["_path"]).stem)
+    return replace(execution, out=out, echo=execution.echo or print)
+
+
+def compare_from_file(data: dict, *, execution: Execution = Execution(), print_summary=None):
     """Run the comparison an experiment file with ``[[arms]]`` describes."""
     where = f"experiment file {data['_path']}"
     arms = [arm_from_table(t, i) for i, t in enumerate(data["arms"])]
     base_settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()]
     counts = count_options(data)
-    if out is None:
-        out = Path("results") / data.get("name", Path(data["_path"]).stem)
+    execution = _file_execution(data, execution)
+    echo = execution.echo
     result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
                      preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
                      policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
                      precision=data.get("precision"), max_count=data.get("max_count"), metrics=data.get("metrics"),
-                     out=out, question=data.get("question"), echo=echo, spec_file=data["_path"], **execute_options,
-                     **counts)
+                     execution=execution, question=data.get("question"), spec_file=data["_path"], **counts)
     if print_summary:
         print_differences(result, echo)
     echo(f"{result.count:,} {result.unit}s per arm, {len(arms)} arms -> {result.out}")
@@ -146,19 +151,19 @@ def compare_from_file(data: dict, *, out=None, echo: Callable = print, print_sum
 
 
 
-def sweep_from_file(data: dict, *, out=None, echo: Callable = print, print_summary=None, **execute_options):
+def sweep_from_file(data: dict, *, execution: Execution = Execution(), print_summary=None):
     """Run the sweep an experiment file with a ``[sweep]`` table describes."""
     from simcards.experiment.sweep import sweep_lines
 
     sw = data["sweep"]
-    if out is None:
-        out = Path("results") / data.get("name", Path(data["_path"]).stem)
+    execution = _file_execution(data, execution)
+    echo = execution.echo
     settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()] + list(data.get("settings", []))
     result = sweep(data["game"], policy=sw["policy"], param=sw["param"], grid=sw["grid"], seats=sw.get("seats"),
                    field=sw.get("field"), metric=sw.get("metric"), group=sw.get("group"),
                    minimize=sw.get("minimize", False), halving=sw.get("halving", False), unit=data.get("unit"),
                    count=data.get("count"), seed=data.get("seed", 0), preset=data.get("preset"), settings=settings,
-                   out=out, question=data.get("question"), echo=echo, **execute_options, **count_options(data))
+                   execution=execution, question=data.get("question"), **count_options(data))
     if print_summary:
         for line in sweep_lines(result):
             echo(line)
@@ -166,9 +171,11 @@ def sweep_from_file(data: dict, *, out=None, echo: Callable = print, print_summa
     return result
 
 
-def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_summary=None, game: str | None = None,
-                  options_given: Sequence[str] = (), **execute_options):
-    """Run the experiment an experiment file describes (arms: a comparison).
+def run_spec_file(path: str | Path, *, execution: Execution = Execution(), print_summary=None,
+                  game: str | None = None, options_given: Sequence[str] = ()):
+    """Run the experiment an experiment file describes (arms: a comparison); ``execution``:
+    where and how (its ``out`` by default ``results/<name of the experiment>``, its ``echo``
+    by default ``print``).
 
     ``game`` and ``options_given`` (names of options the user typed) are checked against
     the file: anything the file decides is refused rather than silently ignored.
@@ -176,12 +183,12 @@ def run_spec_file(path: str | Path, *, out=None, echo: Callable = print, print_s
     data = read_spec_file(path)
     check_companions(data, game, options_given)
     if data.get("sweep"):
-        return sweep_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
+        return sweep_from_file(data, execution=execution, print_summary=print_summary)
     if data.get("arms"):
-        return compare_from_file(data, out=out, echo=echo, print_summary=print_summary, **execute_options)
-    if out is None:
-        out = Path("results") / data.get("name", Path(path).stem)
-    result = run_experiment(data["game"], out=out, **run_options(data), **execute_options)
+        return compare_from_file(data, execution=execution, print_summary=print_summary)
+    execution = _file_execution(data, execution)
+    echo = execution.echo
+    result = run_experiment(data["game"], execution=execution, **run_options(data))
     if print_summary:
         print_summary(result.summary)
     echo(f"{result.spec.count:,} {result.spec.unit}s -> {result.out}")

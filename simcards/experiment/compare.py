@@ -33,7 +33,7 @@ import pandas as pd
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core import stats
-from simcards.experiment.runner import execute
+from simcards.experiment.runner import Execution, execute
 from simcards.experiment.spec import make_spec
 
 MIN_BATCHES = 32
@@ -386,15 +386,14 @@ def _describe_comparison(meta: Mapping[str, Any]) -> str:
 def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, count: int | None = None,
             seed: int = 0, preset: str | None = None, settings: Sequence[str] = (), policy: str | None = None,
             seat_policy: Mapping[int, str] | None = None, precision: float | str | None = None,
-            max_count: int | None = None, metrics: Sequence[str] | None = None, threads: int | None = None,
-            backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-            out: str | Path | None = None, default_out: bool = False, force: bool = False, progress: bool = False,
-            question: str | None = None, echo: Callable[[str], None] | None = None, spec_file: str | None = None,
+            max_count: int | None = None, metrics: Sequence[str] | None = None,
+            execution: Execution = Execution(), question: str | None = None, spec_file: str | None = None,
             select: Callable | None = None, extra: Mapping[str, Any] | None = None,
             **counts: int | None) -> CompareResult:
     """Run every arm on the same records and return summaries and paired differences.
 
-    With ``out`` (or ``default_out``: ``results/compare-<game>-<unit>-<hash>``) the comparison
+    ``execution``: where and how to compute (:class:`~simcards.experiment.runner.Execution`).
+    With its ``out`` (or ``default_out``: ``results/compare-<game>-<unit>-<hash>``) the comparison
     is durable like a run: each arm's finished batches are kept as they finish, and the same
     call resumes. ``precision``: see :func:`parse_precision`.
 
@@ -439,14 +438,14 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
                                    policy=policy, seat_policy=seat_policy)
     if extra:
         identity = dict(identity, **extra)
-    if out is None and default_out:
+    out = execution.out
+    if out is None and execution.default_out:
         out = Path("results") / f"compare-{g.name}-{unit_name}-{_digest(identity)}"
-    folder = ComparisonFolder(Path(out), identity, force=force) if out is not None else None
+    folder = ComparisonFolder(Path(out), identity, force=execution.force) if out is not None else None
     try:
         result = _run_rounds(g, arms, spec_for, folder, first=first, batch=batch, target=target,
-                             max_count=max_count, metrics=metrics, echo=echo, unit=unit_name,
-                             select=select, threads=threads, backend=backend, scheduler=scheduler,
-                             workers=workers, progress=progress, force=force)
+                             max_count=max_count, metrics=metrics, echo=execution.echo, unit=unit_name,
+                             select=select, **execution.run_options())
         result.seed, result.precision = seed, precision  # what the rounds do not need to know
         result.meta = {"kind": "compare", "game": g.name, "unit": unit_name, "seed": seed, "count": result.count,
                        "chunk_size": batch, "preset": preset, "settings": list(settings), "policy": policy,

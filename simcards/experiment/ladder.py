@@ -45,15 +45,16 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import pandas as pd
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.experiment.compare import Arm, CompareResult, compare
+from simcards.experiment.runner import Execution
 from simcards.experiment.sweep import side_seats
 
 
@@ -121,12 +122,11 @@ def default_unit(g: Game) -> str:
 def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str | None = None,
            count: int | None = None, seed: int = 0, metric: str | None = None, group: str | None = None,
            minimize: bool = False, preset: str | None = None, settings: Sequence[str] = (),
-           threads: int | None = None, backend: str = "local", scheduler: str | None = None,
-           workers: int | None = None, out=None, force: bool = False, progress: bool = False,
-           echo: Callable[[str], None] | None = None, dd_deals: int = 0, dd_bids: str | None = None,
+           execution: Execution = Execution(), dd_deals: int = 0, dd_bids: str | None = None,
            **counts: int | None) -> LadderResult:
     """Play every pair of ``policies`` (default: every built-in, those that search at their
-    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc."""
+    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc. ``execution``:
+    where and how to compute (``default_out`` aside: a ladder is written only to ``out``)."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
 
@@ -162,6 +162,7 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
                 "dd_deals": dd_deals}
     if dd_deals:
         identity["dd_bids"] = bidder
+    out, force, echo = execution.out, execution.force, execution.echo
     lock = None
     if out is not None:
         out = Path(out)
@@ -185,17 +186,16 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
                 echo(f"pair {k + 1} of {len(pairs)}: {a} against {b}")
             arms = [Arm(name=f"{a} at side 0", policy=b, seat_policy={s: a for s in side}),
                     Arm(name=f"{b} at side 0", policy=a, seat_policy={s: b for s in side})]
+            pair_out = (out / "pairs" / f"pair{k + 1}") if out is not None else None
             comparisons[(a, b)] = compare(g, arms, unit=unit_name, count=n, seed=seed, preset=preset,
-                                          settings=settings, metrics=[metric], threads=threads, backend=backend,
-                                          scheduler=scheduler, workers=workers, progress=progress, force=force,
-                                          out=(out / "pairs" / f"pair{k + 1}") if out is not None else None)
+                                          settings=settings, metrics=[metric],
+                                          execution=replace(execution, out=pair_out, default_out=False, echo=None))
         table = _pair_table(comparisons, metric, str(group), -1.0 if minimize else 1.0)
         ranking = _ranking(table, names)
         dd_table = dd_ratio = None
         if dd_deals:
             dd_table, records = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo, bidder,
-                                              dict(threads=threads, backend=backend, scheduler=scheduler,
-                                                   workers=workers, progress=progress, force=force))
+                                              execution.run_options())
             dd_ratio = dd_ratios(records, reference)
         result = LadderResult(game=g.name, unit=unit_name, seed=seed, count=n, policies=names, metric=metric,
                               group=str(group), minimize=minimize, pairs=table, ranking=ranking,

@@ -346,6 +346,40 @@ def _stderr(line: str) -> None:
     print(f"note: {line}", file=sys.stderr, flush=True)
 
 
+@dataclass(frozen=True)
+class Execution:
+    """Where and how an experiment computes: the settings that never change its records
+    (deal i of seed s is the same on any thread count, backend or folder).
+
+    ``run_options()`` gives the keywords of :func:`execute`; a comparison, a sweep and a
+    ladder pass it on to every run they make, each in its own folder under ``out``."""
+
+    out: str | Path | None = None
+    """Results folder (None: in memory, unless ``default_out``)."""
+    default_out: bool = False
+    """Without ``out``, write to the default folder ``results/compare-<game>-<unit>-<hash>`` (a
+    comparison or a sweep; a run or a ladder without ``out`` has none)."""
+    force: bool = False
+    """Replace a folder that holds a different experiment."""
+    threads: int | None = None
+    """Threads of the local backend (None: all cores)."""
+    backend: str = "local"
+    """``local`` (threads) or ``dask``."""
+    scheduler: str | None = None
+    """Address of a running Dask scheduler (``backend="dask"``)."""
+    workers: int | None = None
+    """Worker processes of a local Dask cluster (None: all cores)."""
+    progress: bool = False
+    """Show progress bars on stderr."""
+    echo: Callable[[str], None] | None = None
+    """Receives the one-line messages of rounds and pairs (compare, sweep, ladder); None: silent."""
+
+    def run_options(self) -> dict[str, Any]:
+        """The keywords of :func:`execute` (``out`` aside: each run has its own folder)."""
+        return dict(threads=self.threads, backend=self.backend, scheduler=self.scheduler, workers=self.workers,
+                    force=self.force, progress=self.progress)
+
+
 def execute(spec: ExperimentSpec, *, out: str | Path | None = None, threads: int | None = None,
             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
             force: bool = False, progress: bool = False, connect_timeout: float = 10.0,

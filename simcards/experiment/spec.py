@@ -102,6 +102,13 @@ def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mappi
     return game.unit(unit).name, count
 
 
+def take_fields(cls, options: dict):
+    """An instance of the dataclass ``cls`` from the keywords of ``options`` named like its
+    fields, taken out of ``options`` (the rest stay): the Python API's keywords -> a bundle."""
+    from dataclasses import fields
+
+    return cls(**{f.name: options.pop(f.name) for f in fields(cls) if f.name in options})
+
 
 @functools.lru_cache(maxsize=None)
 def code_fingerprint() -> str:

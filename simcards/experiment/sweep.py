@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import pandas as pd
 
@@ -38,6 +38,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core.policy import PolicyParam, split_spec
 from simcards.experiment.compare import MIN_BATCHES, Arm, CompareResult, compare, paired_differences
+from simcards.experiment.runner import Execution
 
 MAX_VALUES = 64
 
@@ -137,17 +138,15 @@ def side_seats(g: Game, variant, seat: int = 0) -> tuple[int, ...]:
 def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, seats: Sequence[int] | None = None,
           field: str | None = None, metric: str | None = None, group: str | None = None, minimize: bool = False,
           halving: bool = False, unit: str | None = None, count: int | None = None, seed: int = 0,
-          preset: str | None = None, settings: Sequence[str] = (), threads: int | None = None,
-          backend: str = "local", scheduler: str | None = None, workers: int | None = None, out=None,
-          default_out: bool = False, force: bool = False, progress: bool = False,
-          echo: Callable[[str], None] | None = None, question: str | None = None,
-          **counts: int | None) -> SweepResult:
+          preset: str | None = None, settings: Sequence[str] = (), execution: Execution = Execution(),
+          question: str | None = None, **counts: int | None) -> SweepResult:
     """Play every value of ``param`` (a parameter of ``policy``) on the same records; see the module doc.
 
     ``grid``: ``"LOW:HIGH:STEP"``, ``"V1,V2"`` or a list of values. ``seats``: who plays the
     swept policy (default: the side of seat 0); the others play ``field`` (default: the
     policy at its defaults). ``metric``/``group``: what is compared (default: the unit's
-    objective, when the game declares one); ``minimize``: smaller is better.
+    objective, when the game declares one); ``minimize``: smaller is better. ``execution``:
+    where and how to compute, as for :func:`~simcards.experiment.compare.compare`.
     """
     from simcards.experiment.spec import resolve_count
 
@@ -224,9 +223,7 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
                             "seats": list(seats), "field": field, "metric": metric, "group": group,
                             "minimize": minimize, "halving": halving, "rounds": rounds, "count": n_total}}
     result = compare(g, arms, unit=unit_name, count=first, seed=seed, preset=preset, settings=settings,
-                     policy=field, max_count=n_total, threads=threads, backend=backend, scheduler=scheduler,
-                     workers=workers, out=out, default_out=default_out, force=force, progress=progress, echo=echo,
-                     question=question,
+                     policy=field, max_count=n_total, execution=execution, question=question,
                      select=select if rounds > 1 else None, extra=definition)
     _resolve_group(result.batches, metric, group, key, g, unit_name)
     table = _value_table(result, arms, grid_values, default, p, metric, key["group"], direction, dropped_in)

@@ -53,7 +53,7 @@ def test_a_parameterised_bidder_differs_from_the_plain_one():
 def test_held_bids_in_the_ladder_double_dummy_runs(tmp_path):
     """The ladder's dd runs: basic's cards under expert's contracts, the ratio to expert's."""
     out = tmp_path / "lad"
-    from simcards.app.workflows import ladder as ladder_with_figure  # the report shows the figure
+    from simcards.api import ladder as ladder_with_figure  # the workflow: the report shows the figure
 
     result = ladder_with_figure("spades", policies=["basic", "expert"], unit="deal", count=8, dd_deals=3, seed=4,
                                 out=out, threads=1)

@@ -11,7 +11,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from simcards.app.workflows import ladder
+from simcards.api import ladder
 from simcards.cli import main
 from simcards.core.errors import SimcardsError
 

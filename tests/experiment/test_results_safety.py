@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from simcards.cli import main
 from simcards.core.errors import SimcardsError
 from simcards.experiment import runner, store
-from simcards.app.workflows import compare
+from simcards.api import compare
 from simcards.experiment.compare import parse_arm, parse_precision, print_differences
 from simcards.experiment.runner import ChunkPlanner, Interrupted, execute
 from simcards.experiment import spec as spec_module

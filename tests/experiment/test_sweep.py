@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import toygame
-from simcards.app.workflows import sweep
+from simcards.api import sweep
 from simcards.cli import main
 from simcards.core.errors import SimcardsError
 from simcards.experiment.sweep import parse_grid, parse_param_option, parse_seat_list
