@@ -16,8 +16,8 @@ export NUMBA_NUM_THREADS=1
 # of 500 games each way took 1-3 min against a heuristic and 10 min against random (random's bids
 # contradict almost every sampled world, so pimc redraws each up to its tries), 23 min in all at a
 # load of about 5; Cutthroat at 600 games 5.6 min in all (a pimc pair about a minute); a double-dummy
-# deal under a second. An interrupted run resumes (the
-# pairs and the double-dummy runs are resumable folders): run the same command again.
+# deal under a second. Each game starts from an empty folder (the script's figures are of today's
+# code); an interrupted `simcards ladder` command resumes if run again by hand.
 declare -A count=([spades]="--games 500 --dd-deals 20" [cutthroat]="--games 600" [seep]="--baazis 1000"
                   [kierki]="--games 300" [contract-rummy]="--games 300")
 games=("$@")
@@ -25,6 +25,9 @@ if [ ${#games[@]} -eq 0 ]; then games=(spades cutthroat seep kierki contract-rum
 for game in "${games[@]}"; do
   out="results/examples/$game-ladder"
   command="simcards ladder $game ${count[$game]} --seed 2026 --threads 1"
+  # a fresh folder: a ladder folder of the same command resumes its finished pairs (even with
+  # --force), and those were played by the code of their day
+  rm -rf "$out"
   # shellcheck disable=SC2086
   .venv/bin/simcards ladder "$game" ${count[$game]} --seed 2026 --threads 1 --out "$out" --quiet --force
   .venv/bin/simcards report "$out"
