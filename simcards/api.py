@@ -47,15 +47,18 @@ def data_files(out: str | Path | None) -> list[Path]:
 
 
 def _bundled(options: dict[str, Any]) -> dict[str, Any]:
-    """The API's keywords with where and how to compute (out, threads, backend, ..., echo)
-    bundled into ``execution=`` (:class:`simcards.experiment.runner.Execution`), as the
-    workflows take them; an ``execution=`` given is kept."""
+    """The API's keywords bundled as the workflows take them: the house rules and policies
+    (preset, variant, settings, policy, seat_policy) into ``setup=``
+    (:class:`simcards.experiment.spec.Setup`), where and how to compute (out, threads,
+    backend, ..., echo) into ``execution=`` (:class:`simcards.experiment.runner.Execution`);
+    a ``setup=`` or ``execution=`` given is kept."""
     from simcards.experiment.runner import Execution
-    from simcards.experiment.spec import take_fields
+    from simcards.experiment.spec import Setup, take_fields
 
     options = dict(options)
-    if "execution" not in options:
-        options["execution"] = take_fields(Execution, options)
+    for name, bundle in (("setup", Setup), ("execution", Execution)):
+        if name not in options:
+            options[name] = take_fields(bundle, options)
     return options
 
 

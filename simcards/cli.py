@@ -461,9 +461,10 @@ def run(game, unit, count, policy, seat_policy, chunk_size, out, records, spec_f
                          bidding=bidding)
         out = Path("results") / f"{g.name}-{spec.unit}-{spec.digest()}"
     try:
-        result = run_experiment(g, unit=unit, count=count, seed=seed, preset=preset, settings=pairs, policy=policy,
-                                seat_policy=_seat_policies(seat_policy), execution=study.execution(out),
-                                records=records, chunk_size=chunk_size, bidding=bidding, **counts)
+        result = run_experiment(g, unit=unit, count=count, seed=seed,
+                                setup=study.setup(pairs, policy, _seat_policies(seat_policy)),
+                                execution=study.execution(out), records=records, chunk_size=chunk_size,
+                                bidding=bidding, **counts)
     except Interrupted as exc:
         click.echo(f"\n{exc}", err=True)
         sys.exit(130)
@@ -684,10 +685,17 @@ class Study:
                          backend=self.backend, scheduler=self.scheduler, workers=self.workers,
                          progress=_show_progress(self.quiet), echo=echo)
 
+    def setup(self, settings: list, policy=None, seat_policy=None):
+        """The house rules (``settings``: shortcuts resolved) and the policies
+        (:class:`simcards.experiment.spec.Setup`)."""
+        from simcards.experiment.spec import Setup
+
+        return Setup(preset=self.preset, settings=settings, policy=policy, seat_policy=seat_policy)
+
     def workflow(self, settings: list, out=None, *, default_out: bool = False, echo=None) -> dict:
-        """Keyword arguments of the workflows (``settings``: the house rules, shortcuts resolved;
-        the rest: :meth:`execution`)."""
-        return dict(seed=self.seed, preset=self.preset, settings=settings,
+        """Keyword arguments of the workflows: the seed, :meth:`setup` (the policies aside: an
+        arm, a sweep or a ladder seats them) and :meth:`execution`."""
+        return dict(seed=self.seed, setup=self.setup(settings),
                     execution=self.execution(out, default_out=default_out, echo=echo))
 
 
@@ -723,9 +731,9 @@ def compare(game, arms, unit, count, policy, seat_policy, chunk_size, precision,
                                                    unit_name)
     parsed = [parse_arm(a) for a in arms]
     result = run_compare(g, parsed, unit=unit, count=count, precision=precision, max_count=max_count,
-                         metrics=list(metrics) or None, question=question, policy=policy,
-                         seat_policy=_seat_policies(seat_policy),
-                         **study.workflow(pairs, out, default_out=True, echo=click.echo), **counts)
+                         metrics=list(metrics) or None, question=question, seed=study.seed,
+                         setup=study.setup(pairs, policy, _seat_policies(seat_policy)),
+                         execution=study.execution(out, default_out=True, echo=click.echo), **counts)
     print_differences(result, click.echo)
     click.echo(_policies_line(policy or g.default_policy, _seat_policies(seat_policy)) + " (unless an arm sets them)")
     if precision and not result.resolved:

@@ -13,11 +13,10 @@ from typing import Any, Mapping, Sequence
 
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
-from simcards.experiment.compare import (Arm, CompareResult, _toml_value, arm_from_table, compare as compare_arms,
-                                         print_differences)
-from simcards.experiment.files import check_companions, count_options, read_spec_file, run_options, seat_policy_table
+from simcards.experiment.compare import Arm, CompareResult, arm_from_table, compare as compare_arms, print_differences
+from simcards.experiment.files import check_companions, count_options, file_setup, read_spec_file, run_options
 from simcards.experiment.runner import Execution, RunResult, execute
-from simcards.experiment.spec import make_spec, resolve_count
+from simcards.experiment.spec import Setup, make_spec, resolve_count
 from simcards.experiment.store import FolderLock
 from simcards.report.figures import save_comparison_figures, save_figures
 
@@ -28,14 +27,13 @@ DD_BATCH = 4  # bid --dd: deals per batch, so that the threads share the solves 
 
 
 def run_experiment(game: str | Game, *, unit: str | None = None, count: int | None = None, seed: int = 0,
-                   preset: str | None = None, variant: Mapping[str, Any] | None = None,
-                   settings: Sequence[str] = (), policy: str | None = None,
-                   seat_policy: Mapping[int, str] | None = None, execution: Execution = Execution(),
+                   setup: Setup = Setup(), execution: Execution = Execution(),
                    records: str = "all", chunk_size: int | None = None, bidding: str | None = None,
                    **counts: int | None) -> RunResult:
     """Validate, run and return the full :class:`RunResult` (used by the CLI); ``bidding``: the
-    policy of every seat's decisions but card play (:func:`make_spec`). ``execution``: where
-    and how to compute (without ``out`` the run is in memory)."""
+    policy of every seat's decisions but card play (:func:`make_spec`). ``setup``: the house
+    rules and policies; ``execution``: where and how to compute (without ``out`` the run is
+    in memory)."""
     g = game if isinstance(game, Game) else get_game(game)
     unit_name, n = resolve_count(g, unit, count, counts)
     if records == "dd" and count is None and all(v is None for v in counts.values()):
@@ -44,9 +42,8 @@ def run_experiment(game: str | Game, *, unit: str | None = None, count: int | No
                             f"number of {plural}, e.g. --{plural} 100 (the default count would take hours)")
     if records == "dd" and chunk_size is None:
         chunk_size = DD_CHUNK  # a record solves for seconds: small chunks move the bar and are stored as they finish
-    spec = make_spec(g, unit=unit_name, count=n, seed=seed, preset=preset, variant=variant, settings=settings,
-                     policy=policy, seat_policy=seat_policy, chunk_size=chunk_size, records=records,
-                     bidding=bidding)
+    spec = make_spec(g, unit=unit_name, count=n, seed=seed, **setup.spec_options(), chunk_size=chunk_size,
+                     records=records, bidding=bidding)
     out = execution.out
     result = execute(spec, out=out, **execution.run_options())
     if out is not None:
@@ -133,22 +130,17 @@ def _file_execution(data: dict, execution: Execution) -> Execution:
 
 def compare_from_file(data: dict, *, execution: Execution = Execution(), print_summary=None):
     """Run the comparison an experiment file with ``[[arms]]`` describes."""
-    where = f"experiment file {data['_path']}"
     arms = [arm_from_table(t, i) for i, t in enumerate(data["arms"])]
-    base_settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()]
-    counts = count_options(data)
     execution = _file_execution(data, execution)
     echo = execution.echo
     result = compare(data["game"], arms, unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
-                     preset=data.get("preset"), settings=base_settings + list(data.get("settings", [])),
-                     policy=data.get("policy"), seat_policy=seat_policy_table(data.get("seat_policy"), where),
-                     precision=data.get("precision"), max_count=data.get("max_count"), metrics=data.get("metrics"),
-                     execution=execution, question=data.get("question"), spec_file=data["_path"], **counts)
+                     setup=file_setup(data), precision=data.get("precision"), max_count=data.get("max_count"),
+                     metrics=data.get("metrics"), execution=execution, question=data.get("question"),
+                     spec_file=data["_path"], **count_options(data))
     if print_summary:
         print_differences(result, echo)
     echo(f"{result.count:,} {result.unit}s per arm, {len(arms)} arms -> {result.out}")
     return result
-
 
 
 def sweep_from_file(data: dict, *, execution: Execution = Execution(), print_summary=None):
@@ -158,12 +150,11 @@ def sweep_from_file(data: dict, *, execution: Execution = Execution(), print_sum
     sw = data["sweep"]
     execution = _file_execution(data, execution)
     echo = execution.echo
-    settings = [f"{k}={_toml_value(v)}" for k, v in (data.get("variant") or {}).items()] + list(data.get("settings", []))
     result = sweep(data["game"], policy=sw["policy"], param=sw["param"], grid=sw["grid"], seats=sw.get("seats"),
                    field=sw.get("field"), metric=sw.get("metric"), group=sw.get("group"),
                    minimize=sw.get("minimize", False), halving=sw.get("halving", False), unit=data.get("unit"),
-                   count=data.get("count"), seed=data.get("seed", 0), preset=data.get("preset"), settings=settings,
-                   execution=execution, question=data.get("question"), **count_options(data))
+                   count=data.get("count"), seed=data.get("seed", 0), setup=file_setup(data), execution=execution,
+                   question=data.get("question"), **count_options(data))
     if print_summary:
         for line in sweep_lines(result):
             echo(line)

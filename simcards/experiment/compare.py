@@ -34,7 +34,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core import stats
 from simcards.experiment.runner import Execution, execute
-from simcards.experiment.spec import make_spec
+from simcards.experiment.spec import Setup, make_spec, toml_value
 
 MIN_BATCHES = 32
 ARM_POLICY_KEYS = ("policy", "preset", "name")
@@ -85,18 +85,10 @@ def arm_from_table(table: Mapping[str, Any], index: int) -> Arm:
     """An arm from an experiment file's ``[[arms]]`` table."""
     from simcards.experiment.files import seat_policy_table
 
-    settings = [f"{k}={_toml_value(v)}" for k, v in (table.get("variant") or {}).items()]
+    settings = [f"{k}={toml_value(v)}" for k, v in (table.get("variant") or {}).items()]
     settings += list(table.get("settings", []))
     return Arm(name=str(table.get("name", f"arm{index + 1}")), settings=tuple(settings), preset=table.get("preset"),
                policy=table.get("policy"), seat_policy=seat_policy_table(table.get("seat_policy"), f"arm {index + 1}"))
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return ",".join(str(x) for x in v)
-    return str(v)
 
 
 @dataclass
@@ -384,15 +376,16 @@ def _describe_comparison(meta: Mapping[str, Any]) -> str:
 
 
 def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, count: int | None = None,
-            seed: int = 0, preset: str | None = None, settings: Sequence[str] = (), policy: str | None = None,
-            seat_policy: Mapping[int, str] | None = None, precision: float | str | None = None,
+            seed: int = 0, setup: Setup = Setup(), precision: float | str | None = None,
             max_count: int | None = None, metrics: Sequence[str] | None = None,
             execution: Execution = Execution(), question: str | None = None, spec_file: str | None = None,
             select: Callable | None = None, extra: Mapping[str, Any] | None = None,
             **counts: int | None) -> CompareResult:
     """Run every arm on the same records and return summaries and paired differences.
 
-    ``execution``: where and how to compute (:class:`~simcards.experiment.runner.Execution`).
+    ``setup``: the house rules and policies every arm starts from (:class:`~simcards.experiment.spec.Setup`;
+    ``variant`` is written as settings). ``execution``: where and how to compute
+    (:class:`~simcards.experiment.runner.Execution`).
     With its ``out`` (or ``default_out``: ``results/compare-<game>-<unit>-<hash>``) the comparison
     is durable like a run: each arm's finished batches are kept as they finish, and the same
     call resumes. ``precision``: see :func:`parse_precision`.
@@ -423,6 +416,7 @@ def compare(game: str | Game, arms: Sequence[Arm], *, unit: str | None = None, c
     else:
         max_count = max(first, 64 * first) if target else first
     batch = max(first // MIN_BATCHES, 1)
+    preset, settings, policy, seat_policy = setup.preset, setup.rule_settings(), setup.policy, setup.seat_policy
 
     def spec_for(arm: Arm, start: int, size: int):
         seats = dict(seat_policy or {})

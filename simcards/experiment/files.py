@@ -155,16 +155,19 @@ def seat_policy_table(table: dict | None, where: str) -> dict[int, str]:
     return out
 
 
+def file_setup(data: dict[str, Any]):
+    """The house rules and policies of a parsed file (:class:`simcards.experiment.spec.Setup`)."""
+    from simcards.experiment.spec import Setup
+
+    return Setup(preset=data.get("preset"), variant=data.get("variant"), settings=list(data.get("settings", [])),
+                 policy=data.get("policy"),
+                 seat_policy=seat_policy_table(data.get("seat_policy"), f"experiment file {data['_path']}"))
+
+
 def run_options(data: dict[str, Any]) -> dict[str, Any]:
     """Keyword arguments for ``simcards.app.workflows.run_experiment`` from a parsed file."""
-    where = f"experiment file {data['_path']}"
-    counts = count_options(data)
-    opts: dict[str, Any] = dict(unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0),
-                                preset=data.get("preset"), variant=data.get("variant"),
-                                settings=list(data.get("settings", [])), policy=data.get("policy"),
-                                seat_policy=seat_policy_table(data.get("seat_policy"), where),
-                                records=data.get("records", "all"), chunk_size=data.get("chunk_size"), **counts)
-    return opts
+    return dict(unit=data.get("unit"), count=data.get("count"), seed=data.get("seed", 0), setup=file_setup(data),
+                records=data.get("records", "all"), chunk_size=data.get("chunk_size"), **count_options(data))
 
 
 # options of `simcards run` that may go with --spec (the file says everything else)

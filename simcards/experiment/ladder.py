@@ -55,6 +55,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.experiment.compare import Arm, CompareResult, compare
 from simcards.experiment.runner import Execution
+from simcards.experiment.spec import Setup
 from simcards.experiment.sweep import side_seats
 
 
@@ -121,16 +122,19 @@ def default_unit(g: Game) -> str:
 
 def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str | None = None,
            count: int | None = None, seed: int = 0, metric: str | None = None, group: str | None = None,
-           minimize: bool = False, preset: str | None = None, settings: Sequence[str] = (),
-           execution: Execution = Execution(), dd_deals: int = 0, dd_bids: str | None = None,
+           minimize: bool = False, setup: Setup = Setup(), execution: Execution = Execution(),
+           dd_deals: int = 0, dd_bids: str | None = None,
            **counts: int | None) -> LadderResult:
     """Play every pair of ``policies`` (default: every built-in, those that search at their
-    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc. ``execution``:
+    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc. ``setup``: the
+    house rules (its policies are refused: the ladder seats them); ``execution``:
     where and how to compute (``default_out`` aside: a ladder is written only to ``out``)."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
 
     g = game if isinstance(game, Game) else get_game(game)
+    rules = setup.rules_only("a ladder (--policies)")
+    preset, settings = rules.preset, rules.settings
     names = list(policies) if policies else g.policies.ladder_specs()
     names = [g.policies.canonical(p) for p in names]  # one-line errors for bad names or parameters
     if len(set(names)) != len(names):
@@ -187,14 +191,14 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
             arms = [Arm(name=f"{a} at side 0", policy=b, seat_policy={s: a for s in side}),
                     Arm(name=f"{b} at side 0", policy=a, seat_policy={s: b for s in side})]
             pair_out = (out / "pairs" / f"pair{k + 1}") if out is not None else None
-            comparisons[(a, b)] = compare(g, arms, unit=unit_name, count=n, seed=seed, preset=preset,
-                                          settings=settings, metrics=[metric],
+            comparisons[(a, b)] = compare(g, arms, unit=unit_name, count=n, seed=seed, setup=rules,
+                                          metrics=[metric],
                                           execution=replace(execution, out=pair_out, default_out=False, echo=None))
         table = _pair_table(comparisons, metric, str(group), -1.0 if minimize else 1.0)
         ranking = _ranking(table, names)
         dd_table = dd_ratio = None
         if dd_deals:
-            dd_table, records = _double_dummy(g, names, dd_deals, seed, preset, settings, out, echo, bidder,
+            dd_table, records = _double_dummy(g, names, dd_deals, seed, rules, out, echo, bidder,
                                               execution.run_options())
             dd_ratio = dd_ratios(records, reference)
         result = LadderResult(game=g.name, unit=unit_name, seed=seed, count=n, policies=names, metric=metric,
@@ -210,7 +214,7 @@ def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str
     return result
 
 
-def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, bidder, options):
+def _double_dummy(g: Game, names, dd_deals, seed, rules: Setup, out, echo, bidder, options):
     """Each policy at every seat over ``dd_deals`` deals with the double-dummy columns, its
     cards under ``bidder``'s bids (or its own: ``"own"``). Returns (the dd metrics of each
     run's summary, {policy: its records})."""
@@ -223,8 +227,8 @@ def _double_dummy(g: Game, names, dd_deals, seed, preset, settings, out, echo, b
         if echo:
             bids = f", bids by {bidder}" if held and bidder != p else ""
             echo(f"double dummy {k + 1} of {len(names)}: {p} at every seat, {dd_deals:,} deals{bids}")
-        spec = make_spec(g, unit="deal", count=dd_deals, seed=seed, preset=preset, settings=list(settings),
-                         policy=p, records="dd", bidding=bidder if held else None)
+        spec = make_spec(g, unit="deal", count=dd_deals, seed=seed, preset=rules.preset,
+                         settings=list(rules.settings), policy=p, records="dd", bidding=bidder if held else None)
         run = execute(spec, out=(out / "dd" / f"policy{k + 1}") if out is not None else None, **options)
         s = run.summary
         s = s[s.metric.str.startswith("dd_")]

@@ -102,6 +102,49 @@ def resolve_count(game: Game, unit: str | None, count: int | None, counts: Mappi
     return game.unit(unit).name, count
 
 
+def toml_value(v: Any) -> str:
+    """A house rule's value as ``--set`` writes it (``true``, ``1,2``), from TOML or Python."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The table an experiment plays at: its house rules and who plays each seat (the same
+    for every record; a comparison's arms change some of it)."""
+
+    preset: str | None = None
+    """Named house-rule set (None: the game's defaults)."""
+    variant: Mapping[str, Any] | None = None
+    """House rules as ``{name: value}``, applied before ``settings``."""
+    settings: Sequence[str] = ()
+    """House rules as ``name=value`` texts (``--set``)."""
+    policy: str | None = None
+    """Policy of every seat, with its parameters (``expert:nil_estimate=2``; None: the game's default)."""
+    seat_policy: Mapping[int, str] | None = None
+    """Policies of single seats, ``{seat: policy}``, over ``policy``."""
+
+    def rule_settings(self) -> list[str]:
+        """Every house rule as ``name=value``: ``variant``'s, then ``settings`` (how a comparison
+        names them in its identity)."""
+        return [f"{k}={toml_value(v)}" for k, v in (self.variant or {}).items()] + list(self.settings)
+
+    def rules_only(self, what: str) -> Setup:
+        """The house rules alone, ``variant`` written as settings, for ``what`` (a sweep, a ladder),
+        which seats the policies itself: a policy given here is refused, not ignored."""
+        if self.policy is not None or self.seat_policy:
+            raise SimcardsError(f"{what} chooses the policies of every seat itself; drop policy and seat_policy")
+        return Setup(preset=self.preset, settings=self.rule_settings())
+
+    def spec_options(self) -> dict[str, Any]:
+        """The keywords of :func:`make_spec` this setup decides."""
+        return dict(preset=self.preset, variant=self.variant, settings=list(self.settings), policy=self.policy,
+                    seat_policy=self.seat_policy)
+
+
 def take_fields(cls, options: dict):
     """An instance of the dataclass ``cls`` from the keywords of ``options`` named like its
     fields, taken out of ``options`` (the rest stay): the Python API's keywords -> a bundle."""

@@ -29,7 +29,7 @@ every value's difference are given so the grid is judged as a family.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 import pandas as pd
@@ -39,6 +39,7 @@ from simcards.core.game import Game, get_game
 from simcards.core.policy import PolicyParam, split_spec
 from simcards.experiment.compare import MIN_BATCHES, Arm, CompareResult, compare, paired_differences
 from simcards.experiment.runner import Execution
+from simcards.experiment.spec import Setup
 
 MAX_VALUES = 64
 
@@ -138,19 +139,21 @@ def side_seats(g: Game, variant, seat: int = 0) -> tuple[int, ...]:
 def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, seats: Sequence[int] | None = None,
           field: str | None = None, metric: str | None = None, group: str | None = None, minimize: bool = False,
           halving: bool = False, unit: str | None = None, count: int | None = None, seed: int = 0,
-          preset: str | None = None, settings: Sequence[str] = (), execution: Execution = Execution(),
+          setup: Setup = Setup(), execution: Execution = Execution(),
           question: str | None = None, **counts: int | None) -> SweepResult:
     """Play every value of ``param`` (a parameter of ``policy``) on the same records; see the module doc.
 
     ``grid``: ``"LOW:HIGH:STEP"``, ``"V1,V2"`` or a list of values. ``seats``: who plays the
     swept policy (default: the side of seat 0); the others play ``field`` (default: the
     policy at its defaults). ``metric``/``group``: what is compared (default: the unit's
-    objective, when the game declares one); ``minimize``: smaller is better. ``execution``:
-    where and how to compute, as for :func:`~simcards.experiment.compare.compare`.
+    objective, when the game declares one); ``minimize``: smaller is better. ``setup``: the house
+    rules (its policies are refused: the sweep seats them); ``execution``: where and how to
+    compute, as for :func:`~simcards.experiment.compare.compare`.
     """
     from simcards.experiment.spec import resolve_count
 
     g = game if isinstance(game, Game) else get_game(game)
+    rules = setup.rules_only("a sweep (--policy, --seats, --field)")
     name, given = split_spec(policy)
     swept = g.policies.policy(name)
     declared = {p.name: p for p in swept.params}
@@ -166,7 +169,7 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
     if len(values) < 1:
         raise SimcardsError("--param: the grid is empty")
     fixed = "".join(f":{k}={v}" for k, v in given)
-    variant = g.variant(preset, None, list(settings))
+    variant = g.variant(rules.preset, None, list(rules.settings))
     n_seats = g.seats(variant)
     seats = tuple(sorted(set(int(s) for s in seats))) if seats else side_seats(g, variant, 0)
     for s in seats:
@@ -222,8 +225,8 @@ def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, se
     definition = {"sweep": {"policy": name + fixed, "param": param, "default": default, "values": values,
                             "seats": list(seats), "field": field, "metric": metric, "group": group,
                             "minimize": minimize, "halving": halving, "rounds": rounds, "count": n_total}}
-    result = compare(g, arms, unit=unit_name, count=first, seed=seed, preset=preset, settings=settings,
-                     policy=field, max_count=n_total, execution=execution, question=question,
+    result = compare(g, arms, unit=unit_name, count=first, seed=seed, setup=replace(rules, policy=field),
+                     max_count=n_total, execution=execution, question=question,
                      select=select if rounds > 1 else None, extra=definition)
     _resolve_group(result.batches, metric, group, key, g, unit_name)
     table = _value_table(result, arms, grid_values, default, p, metric, key["group"], direction, dropped_in)
