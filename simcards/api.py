@@ -335,8 +335,10 @@ def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[in
     from simcards.core.deal import seat_number
     from simcards.core.game import OddsRequest
     from simcards.experiment.odds import odds
+    from simcards.experiment.spec import Setup
 
     g = game if isinstance(game, Game) else get_game(game)
+    setup = Setup(preset=preset, variant=variant, settings=settings, policy=policy, seat_policy=seat_policy)
     n_seats = g.seats(g.variant(preset, variant, list(settings)))
     parser = getattr(g.odds.get(command), "parse_hand", None) or parse_cards
     cards = tuple(parser(hand)) if isinstance(hand, str) else tuple(hand)
@@ -362,6 +364,5 @@ def hand_odds(game: str | Game, command: str = "bid", *, hand: str | Sequence[in
         score_tuple = tuple(int(x) for x in scores)
     request = OddsRequest(hand=cards, seat=as_seat(seat), dealer=as_seat(dealer), bids=bid_map, scores=score_tuple,
                           constraints=tuple(require), accept=accept, options=dict(options or {}))
-    return odds(g, command, request, preset=preset, variant=variant, settings=settings, policy=policy,
-                seat_policy=seat_policy, seed=seed, deals=deals, precision=precision, max_deals=max_deals,
+    return odds(g, command, request, setup=setup, seed=seed, deals=deals, precision=precision, max_deals=max_deals,
                 threads=threads, plot=plot, progress=progress)

@@ -98,12 +98,18 @@ def hints(session: Session, state: Pending, deals: int = HINT_DEALS, worlds: int
     from simcards.experiment.odds import odds
 
     command = next(iter(session.game.odds))
-    result = odds(session.game, command, request, variant=session.variant.to_dict(),
-                  seat_policy=dict(enumerate(session.specs)), seed=session.seed, deals=deals)
+    result = odds(session.game, command, request, setup=_setup(session), seed=session.seed, deals=deals)
     table, left_out = fit_columns(result.table, WIDTH)
     note = ("\n" + textwrap.fill(f"(more columns: {', '.join(left_out)}: `simcards {command} {session.game.name}`)",
                                  WIDTH)) if left_out else ""
     return f"`simcards {command}` for your hand, what you know of the table, {result.deals:,} deals:\n{table}{note}"
+
+
+def _setup(session: Session):
+    """The session's table for the odds hints: its house rules, every seat's policy."""
+    from simcards.experiment.spec import Setup
+
+    return Setup(variant=session.variant.to_dict(), seat_policy=dict(enumerate(session.specs)))
 
 
 WIDTH = 80  # the hint tables fit an 80-column terminal
@@ -130,8 +136,8 @@ def blind_hint(session: Session, state: Pending, deals: int = HINT_DEALS, hands:
     rows = []
     for _ in range(hands):
         hand = sorted(rng.choice(deck, size, replace=False).tolist())
-        result = odds(session.game, "bid", adapter.blind_request(state, variant, hand), variant=variant.to_dict(),
-                      seat_policy=dict(enumerate(session.specs)), seed=session.seed, deals=per_hand)
+        result = odds(session.game, "bid", adapter.blind_request(state, variant, hand), setup=_setup(session),
+                      seed=session.seed, deals=per_hand)
         values = adapter.blind_values(result)
         if values is None:
             return "No hint: Blind Nil is not an option here."

@@ -14,7 +14,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,7 @@ from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, OddsRequest, get_game
 from simcards.core.policy import seat_policies
 from simcards.core import stats
+from simcards.experiment.spec import Setup
 
 DEFAULT_DEALS = 20_000
 DEFAULT_MAX_DEALS = 2_000_000
@@ -47,12 +48,11 @@ class OddsResult:
         return float(stats.half_width(rates).max()) if len(rates) else 0.0
 
 
-def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | None = None,
-         variant: Mapping[str, Any] | None = None, settings: Sequence[str] = (), policy: str | None = None,
-         seat_policy: Mapping[int, str] | None = None, seed: int = 0, deals: int | None = None,
-         precision: float | None = None, max_deals: int | None = None, threads: int | None = None,
-         plot: str | None = None, progress: bool = False) -> OddsResult:
-    """Answer ``simcards <command> <game> ...`` for ``request``.
+def odds(game: str | Game, command: str, request: OddsRequest, *, setup: Setup = Setup(), seed: int = 0,
+         deals: int | None = None, precision: float | None = None, max_deals: int | None = None,
+         threads: int | None = None, plot: str | None = None, progress: bool = False) -> OddsResult:
+    """Answer ``simcards <command> <game> ...`` for ``request``, at the table ``setup`` (the
+    house rules and the policies that play the deals out, :class:`~simcards.experiment.spec.Setup`).
 
     ``progress`` shows a tqdm bar of deals done out of the target (with ``precision``,
     the target is ``max_deals``: the run usually stops well before it)."""
@@ -67,9 +67,9 @@ def odds(game: str | Game, command: str, request: OddsRequest, *, preset: str | 
     if precision is not None and deals is not None:
         raise SimcardsError("give either --deals or --precision")
     support = g.odds_support(command)
-    v = g.variant(preset, variant, list(settings))
+    v = g.variant(setup.preset, setup.variant, list(setup.settings))
     query = support.prepare(v, request)
-    table = g.policies.table(seat_policies(policy or g.default_policy, seat_policy, g.seats(v)))
+    table = g.policies.table(seat_policies(setup.policy or g.default_policy, setup.seat_policy, g.seats(v)))
     target = deals if deals is not None else (max_deals or DEFAULT_MAX_DEALS if precision else DEFAULT_DEALS)
     threads = threads or os.cpu_count() or 1
     batch = max(1, min(support.batch, target))
