@@ -46,17 +46,17 @@ def data_files(out: str | Path | None) -> list[Path]:
     return [Path(out) / n for n in names if (Path(out) / n).is_file()]
 
 
-def _bundled(options: dict[str, Any]) -> dict[str, Any]:
+def _bundled(options: dict[str, Any], *more: tuple[str, type]) -> dict[str, Any]:
     """The API's keywords bundled as the workflows take them: the house rules and policies
     (preset, variant, settings, policy, seat_policy) into ``setup=``
     (:class:`simcards.experiment.spec.Setup`), where and how to compute (out, threads,
-    backend, ..., echo) into ``execution=`` (:class:`simcards.experiment.runner.Execution`);
-    a ``setup=`` or ``execution=`` given is kept."""
+    backend, ..., echo) into ``execution=`` (:class:`simcards.experiment.runner.Execution`),
+    and into each of ``more``'s ``(name, dataclass)`` its fields; a bundle given is kept."""
     from simcards.experiment.runner import Execution
     from simcards.experiment.spec import Setup, take_fields
 
     options = dict(options)
-    for name, bundle in (("setup", Setup), ("execution", Execution)):
+    for name, bundle in (("setup", Setup), ("execution", Execution)) + more:
         if name not in options:
             options[name] = take_fields(bundle, options)
     return options
@@ -246,11 +246,11 @@ def sweep(game: str, policy: str, param: str, **options: Any):
     Options as the CLI: seats, field, metric, group, minimize, halving, games=/deals=, seed, out...
     """
     from simcards.app.workflows import sweep as run_sweep
-    from simcards.experiment.sweep import parse_param_option
+    from simcards.experiment.sweep import Objective, parse_param_option
 
     if "grid" not in options:
         param, options["grid"] = parse_param_option(param)
-    return run_sweep(game, policy=policy, param=param, **_bundled(options))
+    return run_sweep(game, policy=policy, param=param, **_bundled(options, ("objective", Objective)))
 
 
 def ladder(game: str, **options: Any):
@@ -261,8 +261,9 @@ def ladder(game: str, **options: Any):
     games=/deals=, seed, metric, group, out...).
     """
     from simcards.app.workflows import ladder as run_ladder
+    from simcards.experiment.sweep import Objective
 
-    return run_ladder(game, **_bundled(options))
+    return run_ladder(game, **_bundled(options, ("objective", Objective)))
 
 
 def format_odds_table(result, fmt: str, *, policies: str = "") -> str:

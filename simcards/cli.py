@@ -802,7 +802,7 @@ def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halvi
     """Sweep a policy parameter of GAME over a grid, on the same deals, against a fixed field."""
     from simcards.app.workflows import sweep as run_sweep
     from simcards.core.game import get_game
-    from simcards.experiment.sweep import parse_param_option, parse_seat_list, sweep_lines
+    from simcards.experiment.sweep import Objective, parse_param_option, parse_seat_list, sweep_lines
 
     study = Study.from_click(registry)
     g = get_game(game)
@@ -812,7 +812,7 @@ def sweep(game, policy, param_grid, seats, field, metric, group, minimize, halvi
                                                    unit_name)
     name, grid = parse_param_option(param_grid)
     result = run_sweep(g, policy=policy, param=name, grid=grid, seats=parse_seat_list(seats), field=field,
-                       metric=metric, group=group, minimize=minimize, halving=halving, unit=unit, count=count,
+                       objective=Objective(metric, group, minimize), halving=halving, unit=unit, count=count,
                        **study.workflow(pairs, out, default_out=True, echo=click.echo), **counts)
     for line in sweep_lines(result):
         click.echo(line)
@@ -860,6 +860,7 @@ def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, dd_bi
     from simcards.app.workflows import ladder as run_ladder
     from simcards.core.game import get_game
     from simcards.experiment.ladder import DEFAULT_COUNT, default_unit, ladder_lines
+    from simcards.experiment.sweep import Objective
 
     study = Study.from_click(registry)
     g = get_game(game)
@@ -870,7 +871,7 @@ def ladder(game, policies, unit, count, metric, group, minimize, dd_deals, dd_bi
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     n = count or next((v for v in counts.values() if v is not None), None) or DEFAULT_COUNT
     out = out or Path("results") / f"ladder-{g.name}-{unit_name}-{n}-{study.seed}"
-    result = run_ladder(g, policies=names, unit=unit, count=count, metric=metric, group=group, minimize=minimize,
+    result = run_ladder(g, policies=names, unit=unit, count=count, objective=Objective(metric, group, minimize),
                         dd_deals=dd_deals, dd_bids=dd_bids,
                         **study.workflow(pairs, out, echo=None if study.quiet else click.echo), **counts)
     for line in ladder_lines(result):

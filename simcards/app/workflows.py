@@ -145,14 +145,15 @@ def compare_from_file(data: dict, *, execution: Execution = Execution(), print_s
 
 def sweep_from_file(data: dict, *, execution: Execution = Execution(), print_summary=None):
     """Run the sweep an experiment file with a ``[sweep]`` table describes."""
-    from simcards.experiment.sweep import sweep_lines
+    from simcards.experiment.sweep import Objective, sweep_lines
 
     sw = data["sweep"]
     execution = _file_execution(data, execution)
     echo = execution.echo
     result = sweep(data["game"], policy=sw["policy"], param=sw["param"], grid=sw["grid"], seats=sw.get("seats"),
-                   field=sw.get("field"), metric=sw.get("metric"), group=sw.get("group"),
-                   minimize=sw.get("minimize", False), halving=sw.get("halving", False), unit=data.get("unit"),
+                   field=sw.get("field"),
+                   objective=Objective(sw.get("metric"), sw.get("group"), sw.get("minimize", False)),
+                   halving=sw.get("halving", False), unit=data.get("unit"),
                    count=data.get("count"), seed=data.get("seed", 0), setup=file_setup(data), execution=execution,
                    question=data.get("question"), **count_options(data))
     if print_summary:

@@ -56,7 +56,7 @@ from simcards.core.game import Game, get_game
 from simcards.experiment.compare import Arm, CompareResult, compare
 from simcards.experiment.runner import Execution
 from simcards.experiment.spec import Setup
-from simcards.experiment.sweep import side_seats
+from simcards.experiment.sweep import Objective, side_seats
 
 
 DEFAULT_COUNT = 1_000  # records per pair (each way round) when no count is given
@@ -121,18 +121,20 @@ def default_unit(g: Game) -> str:
 
 
 def ladder(game: str | Game, *, policies: Sequence[str] | None = None, unit: str | None = None,
-           count: int | None = None, seed: int = 0, metric: str | None = None, group: str | None = None,
-           minimize: bool = False, setup: Setup = Setup(), execution: Execution = Execution(),
+           count: int | None = None, seed: int = 0, objective: Objective = Objective(), setup: Setup = Setup(),
+           execution: Execution = Execution(),
            dd_deals: int = 0, dd_bids: str | None = None,
            **counts: int | None) -> LadderResult:
     """Play every pair of ``policies`` (default: every built-in, those that search at their
-    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc. ``setup``: the
+    ladder budget, :attr:`Policy.ladder`) both ways round; see the module doc. ``objective``:
+    the metric of seat 0's side compared (default: the unit's objective); ``setup``: the
     house rules (its policies are refused: the ladder seats them); ``execution``:
     where and how to compute (``default_out`` aside: a ladder is written only to ``out``)."""
     from simcards.experiment.spec import resolve_count
     from simcards.experiment.store import prepare_folder, read_meta_file
 
     g = game if isinstance(game, Game) else get_game(game)
+    metric, group, minimize = objective.metric, objective.group, objective.minimize
     rules = setup.rules_only("a ladder (--policies)")
     preset, settings = rules.preset, rules.settings
     names = list(policies) if policies else g.policies.ladder_specs()

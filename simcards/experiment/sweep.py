@@ -100,6 +100,18 @@ def parse_param_option(text: str) -> tuple[str, str]:
     return name.strip(), grid.strip()
 
 
+@dataclass(frozen=True)
+class Objective:
+    """What a sweep or a ladder compares its policies on: one metric of one group."""
+
+    metric: str | None = None
+    """Metric of the tally (None: the unit's declared objective, where the game names one)."""
+    group: str | None = None
+    """Group of the metric (None: the objective's, or the metric's only group)."""
+    minimize: bool = False
+    """Smaller is better (penalty points, set rate...)."""
+
+
 @dataclass
 class SweepResult:
     """A sweep: its definition, the comparison it ran and one row per value (:attr:`table`)."""
@@ -137,22 +149,23 @@ def side_seats(g: Game, variant, seat: int = 0) -> tuple[int, ...]:
 
 
 def sweep(game: str | Game, *, policy: str, param: str, grid: str | Sequence, seats: Sequence[int] | None = None,
-          field: str | None = None, metric: str | None = None, group: str | None = None, minimize: bool = False,
-          halving: bool = False, unit: str | None = None, count: int | None = None, seed: int = 0,
+          field: str | None = None, objective: Objective = Objective(), halving: bool = False,
+          unit: str | None = None, count: int | None = None, seed: int = 0,
           setup: Setup = Setup(), execution: Execution = Execution(),
           question: str | None = None, **counts: int | None) -> SweepResult:
     """Play every value of ``param`` (a parameter of ``policy``) on the same records; see the module doc.
 
     ``grid``: ``"LOW:HIGH:STEP"``, ``"V1,V2"`` or a list of values. ``seats``: who plays the
     swept policy (default: the side of seat 0); the others play ``field`` (default: the
-    policy at its defaults). ``metric``/``group``: what is compared (default: the unit's
-    objective, when the game declares one); ``minimize``: smaller is better. ``setup``: the house
+    policy at its defaults). ``objective``: the metric and group compared (default: the unit's
+    objective, when the game declares one) and whether smaller is better. ``setup``: the house
     rules (its policies are refused: the sweep seats them); ``execution``: where and how to
     compute, as for :func:`~simcards.experiment.compare.compare`.
     """
     from simcards.experiment.spec import resolve_count
 
     g = game if isinstance(game, Game) else get_game(game)
+    metric, group, minimize = objective.metric, objective.group, objective.minimize
     rules = setup.rules_only("a sweep (--policy, --seats, --field)")
     name, given = split_spec(policy)
     swept = g.policies.policy(name)
