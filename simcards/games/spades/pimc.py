@@ -51,7 +51,7 @@ from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.tricks import spades_legal
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, add_world, best_candidate, bid_span, confident_candidate,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, MIN_WORLDS, add_world, bid_span, confident_candidate,
     distinct_cards, play_params, playout_sums, playout_worlds, sample_world, solve_worlds, solver_rules,
     trump_lead_restrict, with_params,
 )
@@ -85,6 +85,7 @@ MODEL_PARTNER = False  # the partner's plays weigh the worlds too (False: only t
 MODEL_EPS = 0.2  # the model's probability of a legal card other than its own (shared equally)
 TEMPER = 1.0  # the weights are exp(TEMPER * log weight): below 1 flattens them (a world's plays count less)
 OVERSAMPLE = 4  # a card decision draws this many times its worlds and keeps the likeliest (1: all drawn)
+BID_Z = 1.0  # a bid other than expert's needs its mean gain this many standard errors above 0
 PLAYOUT_Z = 1.0  # a play-out card other than fitted's needs its mean gain this many standard errors above 0
 WEIGHT_SCALE = 1 << 16  # the weight of the likeliest world of a decision (fixed point)
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
@@ -615,8 +616,10 @@ def bid_value(base, bid, world, pb, rv, hands, rng, tricks, bag_cost):
 
 @helper
 def pimc_bid_choice(view, rng, totals):
-    """The bid pimc makes (``totals[b]``: each candidate's total points over the worlds, x10;
-    all 0 when expert's bid stands). Returns (bid, worlds)."""
+    """The bid pimc makes: expert's unless another candidate's mean gain over it in the
+    same worlds is more than :data:`BID_Z` standard errors above 0 (core.pimc.confident_candidate).
+    ``totals[b]``: each candidate's total points over the worlds, x10 (all 0 when nothing was
+    simulated). Returns (bid, worlds)."""
     base = _expert_view(view)
     prefer = expert_bid(base, rng)
     for b in range(totals.shape[0]):
@@ -645,11 +648,14 @@ def pimc_bid_choice(view, rng, totals):
     rv = base.copy()
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
+    values = np.zeros(14, np.int64)
+    sums = playout_sums()
     for w in range(count):
         for b in range(14):
             if candidates & bit(b):
-                totals[b] += bid_value(base, b, worlds[w], pb, rv, hands, rng, tricks, bag_cost)
-    return best_candidate(candidates, totals, prefer), count
+                values[b] = bid_value(base, b, worlds[w], pb, rv, hands, rng, tricks, bag_cost)
+        add_world(values, candidates, prefer, 1, totals, sums)
+    return confident_candidate(candidates, sums, prefer, BID_Z), count
 
 
 @policy(SIG)
