@@ -318,19 +318,6 @@ def solve_worlds(worlds, count, weights, R, side, suit_masks, tc, npl, leader, b
     return card, solved
 
 
-@helper
-def best_candidate(candidates, totals, prefer):
-    """The candidate (a bit of ``candidates`` below ``totals.shape[0]``) with the largest
-    total; ``prefer`` unless another is strictly better (the lowest of those tied above it).
-    The simulated decisions (a bid, or a card, played out by the heuristic at every seat in
-    each world) pick with it."""
-    best = prefer
-    for b in range(totals.shape[0]):
-        if candidates & bit(b) and totals[b] > totals[best]:
-            best = b
-    return best
-
-
 GAIN, SQUARE = 0, 1  # the rows of a decision's play-out sums (:func:`playout_sums`)
 WEIGHTS = 64  # their last column: the sum of the worlds' weights (GAIN) and of their squares (SQUARE)
 
@@ -363,7 +350,7 @@ def add_world(values, candidates, prefer, weight, totals, sums):
 def confident_candidate(candidates, sums, prefer, z):
     """The candidate whose gain over ``prefer`` (``sums`` of :func:`add_world`) has the largest
     lower bound ``mean - z * standard error``; ``prefer`` unless some lower bound is above 0
-    (ties: the lowest card). With ``z = 0`` it is :func:`best_candidate`. A play-out is one
+    (ties: the lowest card). With ``z = 0`` it is the best total. A play-out is one
     noisy sample of a world's value, so a card that beats the heuristic's by one lucky
     world's swing is not played."""
     wsum = sums[GAIN, WEIGHTS]

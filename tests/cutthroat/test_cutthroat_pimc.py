@@ -117,8 +117,8 @@ def test_bid_candidates_and_expert_fallback():
         if 1 <= expert <= 17:
             assert all(b in (NIL, B_1F, B_2F, B_SM) or abs(b - expert) <= 2 for b in totals)
             assert all(b in totals for b in range(max(1, expert - 2), expert + 3) if (opened >> b) & 1)
-        best = max(totals.values())
-        assert totals[bid] == best and (bid == expert or totals[expert] < best)
+        # another bid than expert's only when its mean gain over expert's is positive (BID_Z above 0)
+        assert bid == expert or totals[bid] > totals[expert]
         changed += bid != expert
         # bid_worlds=0: expert's bid, nothing simulated
         view0, masks0, *_ = bid_position(v, "pimc:bid_worlds=0", 5, index, 2)

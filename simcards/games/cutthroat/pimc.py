@@ -36,8 +36,9 @@ end (:func:`rollout`, with the kernel's own view bookkeeping) and the hand is sc
 kernel's ``rules.score_bid`` (bag-outs, prize jacks) with the bag rules the view carries and the
 rules' default values for the rest (Nil 100, BN 200, 1F 50, 2F 40, SM 150; a policy does not see
 them). The value of a world is the seat's points minus the mean of the others' (times n - 1):
-every player is for himself, and a point taken from a rival counts as a point won. The
-candidate with the best total is bid (ties: expert's bid, else the lowest code). The trick
+every player is for himself, and a point taken from a rival counts as a point won. Expert's
+bid stands unless another candidate's mean gain over it, world by world, is more than
+:data:`BID_Z` standard errors above 0 (core.pimc.confident_candidate, as the play-outs). The trick
 rules a view does not carry are the defaults: spades must be broken, trumping on trick 1
 allowed, the lowest club led to trick 1 in the joker forms. Draws only from the seat's stream.
 """
@@ -50,7 +51,7 @@ from collections import namedtuple
 from simcards.core.cards import bit, lowest_card, popcount
 from simcards.core.jit import helper, policy
 from simcards.core.pimc import (
-    BAG_COST, BID_WORLDS, MAX_WORLDS, add_world, best_candidate, bid_span, confident_candidate, distinct_cards,
+    BAG_COST, BID_WORLDS, MAX_WORLDS, add_world, bid_span, confident_candidate, distinct_cards,
     play_params, playout_sums, playout_worlds, sample_world, sample_worlds, solve_worlds, solver_rules, trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, param_value
@@ -74,6 +75,7 @@ BID_TOLERANCE = 2  # an earlier ordinary bid fits a world hand on which expert w
 _EXPERT_DEFAULTS = np.array([p.fixed(p.default) for p in EXPERT_PARAMS], np.int64)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _SUITS = SUIT_MASKS_JOKERS_AS_SPADES
+BID_Z = 1.0  # a bid other than expert's needs its mean gain this many standard errors above 0
 PLAYOUT_Z = 1.0  # a play-out card other than expert's needs its mean gain this many standard errors above 0
 
 
@@ -490,8 +492,10 @@ def bid_candidates(base, masks, prefer, span):
 
 @helper
 def pimc_bid_choice(view, masks, rng, totals):
-    """The bid pimc makes (``totals[b]``: each candidate's total :func:`hand_value` over the
-    worlds; all 0 when expert's bid stands). Returns (bid, worlds, candidates: a code mask)."""
+    """The bid pimc makes: expert's unless another candidate's mean gain over it is more than
+    :data:`BID_Z` standard errors above 0 (``totals[b]``: each candidate's total
+    :func:`hand_value` over the worlds; all 0 when nothing was simulated). Returns (bid,
+    worlds, candidates: a code mask)."""
     base = _expert_view(view)
     prefer = expert_bid(base, masks, rng)
     for b in range(totals.shape[0]):
@@ -515,12 +519,15 @@ def pimc_bid_choice(view, masks, rng, totals):
     hands = np.zeros(n, np.uint64)
     tricks = np.zeros(n, np.int64)
     jacks = np.zeros(n, np.uint64)
+    values = np.zeros(64, np.int64)
+    sums = playout_sums()
     for w in range(count):
         for b in range(64):
             if candidates & bit(b):
-                totals[b] += bid_value(base, masks, b, worlds[w], legal_bids, pb, pm, rv, rm, hands, rng,
-                                       tricks, jacks)
-    return best_candidate(candidates, totals, prefer), count, candidates
+                values[b] = bid_value(base, masks, b, worlds[w], legal_bids, pb, pm, rv, rm, hands, rng,
+                                      tricks, jacks)
+        add_world(values, candidates, prefer, 1, totals, sums)
+    return confident_candidate(candidates, sums, prefer, BID_Z), count, candidates
 
 
 @policy(SIG)
