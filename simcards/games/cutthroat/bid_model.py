@@ -2,7 +2,8 @@
 
 ``pimc`` bids by simulation (pimc.py): expert's bid, the legal ordinary bids within 2 of expert's
 count, 1F/2F/SM near it and Nil are each played out by ``expert`` in 16 sampled deals of the
-unseen cards, and the best total is bid. ``fitted`` predicts that choice: expert's count
+unseen cards (then the best total was bid; since, expert's bid unless another's gain is more
+than a standard error above 0). ``fitted`` predicts the candidates' values: expert's count
 ``c = min(max(int(expected_tricks + 0.5 - 0.7), 1), max_bid)`` (expert's ordinary bid at its
 default margin) is the centre, and for each *slot* (Nil, 1F, 2F, SM, c-2, c-1, c+1, c+2) a
 small network (``core/slotnet.py``) on the features of :func:`bid_features` predicts the slot's
