@@ -132,7 +132,8 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             ("relevant-rank patterns", dd.F_CLASSES), ("quick tricks", dd.F_QUICK), ("move ordering", dd.F_ORDER),
             ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT),
             ("sure trump tricks", dd.F_SURE), ("killer move", dd.F_KILLER), ("lead weights", dd.F_WEIGHTS),
-            ("later tricks", dd.F_LATER), ("follow weights", dd.F_FOLLOW))]
+            ("later tricks", dd.F_LATER), ("follow weights", dd.F_FOLLOW),
+            ("second hand", dd.F_SECOND))]
         if only:
             variants = variants[:1] + [v for v in variants[1:] if v[0].removeprefix("no ") in only.split(",")]
     for letter in strains:

@@ -54,7 +54,13 @@ Techniques (each can be switched off with the ``features`` bits, for measurement
   the top trumps held by the side not on lead give it one or two sure tricks, and with no trump
   left, its top cards one when the side on lead's own top-card suits are too short for every
   trick, or when every suit the leader holds is topped by the other side; they refute the side
-  on lead when it needs all (or all but one) of the tricks left.
+  on lead when it needs all (or all but one) of the tricks left;
+- **second hand's quick tricks** (``F_SECOND``, DDS's ``QuickTricksSecondHand``, four seats
+  in two partnerships): at the second hand, when its side surely wins the trick in progress
+  (a ruff the leader's partner cannot overruff, or its top card of the suit above the card led
+  and the leader's partner's cards), that trick, and with no trump (left) the next ones the
+  winning hand can cash (the suit's second card, its top cards of other suits, a suit nobody
+  else holds), prove or refute the question before any card is tried.
 
 All functions are compiled with ``cache=True`` and ``nogil=True``; a caller gives each
 thread its own :class:`Table`. The search's functions are compiled without reference counting
@@ -78,8 +84,9 @@ R_LEN = 8
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
 F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
-F_WEIGHTS, F_LATER, F_FOLLOW = 256, 512, 1024
-F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER | F_FOLLOW
+F_WEIGHTS, F_LATER, F_FOLLOW, F_SECOND = 256, 512, 1024, 2048
+F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER | F_FOLLOW \
+    | F_SECOND
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -485,6 +492,66 @@ def _later_tricks(H, R, side, suit_masks, leader, left):
     if ((side >> _holder(H, c3)) & 1) != lside:
         return 1, bit(c1) | bit(c2) | bit(c3)
     return 0, _ZERO
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _second_hand_tricks(H, R, suit_masks, c0, leader):
+    """(tricks, cards): DDS's ``QuickTricksSecondHand``, four seats in two partnerships, the
+    second hand to play after ``c0`` was led by ``leader``: tricks its side is sure of, and the
+    cards that proof rests on. 0 unless the side surely wins the trick in progress: it ruffs
+    and the leader's partner (the only opponent still to play) cannot overruff (a proof on
+    suit lengths only), or its highest card of the suit led beats the card led and every card
+    of the leader's partner in it (who, void, cannot ruff) (resting on that card). With no
+    trump (left), the hand that wins the trick then leads: its next card of the suit when it
+    holds the two top ones, the top card of every other suit it holds, every card of a suit
+    nobody else holds."""
+    trump = R[R_TRUMP]
+    hand = (leader + 1) & 3
+    lho = (leader + 2) & 3
+    pd = (leader + 3) & 3
+    sm = suit_masks[_suit(c0, suit_masks)]
+    tm = suit_masks[trump] if trump >= 0 else _ZERO
+    if tm != _ZERO and (sm & tm) == _ZERO and (((H[hand] & sm) == _ZERO and H[hand] & tm)
+                                             or ((H[pd] & sm) == _ZERO and H[pd] & tm)):
+        if (H[lho] & sm) == _ZERO and H[lho] & tm:
+            return 0, _ZERO
+        return 1, _ZERO  # the side ruffs and the leader's partner cannot overruff
+    ours = (H[hand] | H[pd]) & sm
+    if ours == _ZERO:
+        return 0, _ZERO
+    rr = highest_card(ours)
+    if rr < c0 or highest_card(H[lho] & sm) > rr:  # (highest_card of nothing is -1)
+        return 0, _ZERO
+    if tm != _ZERO and (sm & tm) == _ZERO and (H[lho] & sm) == _ZERO and H[lho] & tm:
+        return 0, _ZERO
+    used = bit(rr)
+    alive = H[0] | H[1] | H[2] | H[3]
+    if (tm != _ZERO and alive & tm) or R[R_LEAD_RESTRICT]:
+        return 1, used
+    # no trump (left): the winner of this trick leads the next ones
+    hh = hand if H[hand] & bit(rr) else pd
+    q = 1
+    live = (alive | bit(c0)) & sm
+    if highest_card(live) == rr:
+        rest = live ^ bit(rr)
+        if rest:
+            c2 = highest_card(rest)
+            if H[hh] & bit(c2):
+                q += 1
+                used |= bit(c2)
+    for s in range(4):
+        own = H[hh] & suit_masks[s]
+        if own == _ZERO or suit_masks[s] == sm:
+            continue
+        live = alive & suit_masks[s]
+        if live == own:
+            q += popcount(own)  # a suit nobody else holds
+        else:
+            top = highest_card(live)
+            if own & bit(top):
+                q += 1
+                used |= bit(top)
+    return q, used
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
@@ -1852,10 +1919,28 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
                 kbuf[d, K_BUCKET] = _NONE
                 rb[0, d] = _ZERO
                 r = -1
+                lead = st[S_LEADER]
+                left = popcount(H[lead]) + 1
                 if target <= 0:
                     r = 1
-                elif target > popcount(H[st[S_LEADER]]) + 1:
+                elif target > left:
                     r = 0
+                elif st[S_NPL] == 1 and R[R_FEATURES] & F_SECOND and n == 4 and st[S_T1] == 0 \
+                        and R[R_OBLIGATION] == OBLIGE_NONE \
+                        and ((side >> ((lead + 2) & 3)) & 1) == ((side >> lead) & 1) \
+                        and ((side >> ((lead + 1) & 3)) & 1) != ((side >> lead) & 1) \
+                        and ((side >> ((lead + 3) & 3)) & 1) != ((side >> lead) & 1):
+                    # second hand's quick tricks (DDS's QuickTricksSecondHand)
+                    q, used = _second_hand_tricks(H, R, suit_masks, tc[st[S_BASE]], lead)
+                    if q > 0:
+                        if (side >> lead) & 1:
+                            if left - q < target:
+                                r = 0
+                        elif q >= target:
+                            r = 1
+                        if r >= 0:
+                            ctr[C_QUICK_CUTS] += 1
+                            rb[0, d] = used
             else:
                 r = _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta, ctr, kbuf[d], rb[0], d)
             if r >= 0:

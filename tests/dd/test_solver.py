@@ -30,7 +30,8 @@ def endings(draw):
         hands.append(sum(1 << c for c in deck[pos:pos + m]))
         pos += m
     features = draw(st.sampled_from([dd.F_ALL, 0, dd.F_TT, dd.F_TT | dd.F_CLASSES, dd.F_ALL & ~dd.F_QUICK,
-                                     dd.F_SURE, dd.F_KILLER | dd.F_TT, dd.F_ALL & ~dd.F_KILLER]))
+                                     dd.F_SURE, dd.F_KILLER | dd.F_TT, dd.F_ALL & ~dd.F_KILLER,
+                                     dd.F_SECOND | dd.F_TT | dd.F_CLASSES]))
     rules = dd.rules_row(n, trump, lead_restrict=draw(st.booleans()), obligation=draw(st.sampled_from([0, 1, 2])),
                          no_trump_trick1=draw(st.booleans()), sitout_trick1=sitout, features=features)
     side = [s for s in range(n) if draw(st.booleans())] or [leader]
