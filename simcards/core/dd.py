@@ -1930,15 +1930,13 @@ def _search(H, R, side, suit_masks, tc, ts, st, target0, keys, bounds, links, he
                         and ((side >> ((lead + 2) & 3)) & 1) == ((side >> lead) & 1) \
                         and ((side >> ((lead + 1) & 3)) & 1) != ((side >> lead) & 1) \
                         and ((side >> ((lead + 3) & 3)) & 1) != ((side >> lead) & 1):
-                    # second hand's quick tricks (DDS's QuickTricksSecondHand)
-                    q, used = _second_hand_tricks(H, R, suit_masks, tc[st[S_BASE]], lead)
-                    if q > 0:
-                        if (side >> lead) & 1:
-                            if left - q < target:
-                                r = 0
-                        elif q >= target:
-                            r = 1
-                        if r >= 0:
+                    # second hand's quick tricks (DDS's QuickTricksSecondHand): the tricks its side
+                    # needs for a cut-off; while trumps are left it counts only the trick in progress
+                    need = left - target + 1 if (side >> lead) & 1 else target
+                    if need <= 1 or trump < 0 or ((H[0] | H[1] | H[2] | H[3]) & suit_masks[trump]) == _ZERO:
+                        q, used = _second_hand_tricks(H, R, suit_masks, tc[st[S_BASE]], lead)
+                        if q >= need:
+                            r = 0 if (side >> lead) & 1 else 1
                             ctr[C_QUICK_CUTS] += 1
                             rb[0, d] = used
             else:
