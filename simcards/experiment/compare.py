@@ -161,7 +161,7 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
     interval of :func:`unanimous_rates` instead.
     """
     from scipy import stats as sps
-    from statsmodels.stats.multitest import multipletests
+    from simcards.core.stats import holm
 
     keys = ["metric", "group", "kind"]
     every = batches
@@ -206,7 +206,7 @@ def paired_differences(batches: pd.DataFrame, baseline: str, others: Sequence[st
                          "unpaired_half_width": half_unpaired, "p_value": p})
     table = pd.DataFrame(rows)
     if len(table):
-        table["p_holm"] = multipletests(table["p_value"].to_numpy(), method="holm")[1]
+        table["p_holm"] = holm(table["p_value"].to_numpy())
     return table
 
 

@@ -304,11 +304,11 @@ def _pair_table(comparisons, metric: str, group: str, direction: float) -> pd.Da
                      "p_value": r.p_value, "n": int(r.n_arm), "a_at_side0": r.estimate_arm,
                      "b_at_side0": r.estimate_baseline})
     table = pd.DataFrame(rows)
-    from statsmodels.stats.multitest import multipletests
+    from simcards.core.stats import holm
 
     once = table.iloc[::2]
-    holm = multipletests(once["p_value"].to_numpy(), method="holm")[1]
-    table["p_holm"] = [h for h in holm for _ in range(2)]
+    adjusted = holm(once["p_value"].to_numpy())
+    table["p_holm"] = [h for h in adjusted for _ in range(2)]
     return table
 
 

@@ -271,7 +271,7 @@ def _resolve_group(batches: pd.DataFrame, metric: str, group: str | None, key: d
 
 def _value_table(result: CompareResult, arms: list[Arm], values: list, default, p: PolicyParam, metric: str,
                  group: str, direction: float, dropped_in: Mapping[int, list[str]]) -> pd.DataFrame:
-    from statsmodels.stats.multitest import multipletests
+    from simcards.core.stats import holm
 
     batches = result.batches
     n_batches = int(batches["batch"].max()) + 1
@@ -300,7 +300,7 @@ def _value_table(result: CompareResult, arms: list[Arm], values: list, default, 
     tested = table["p_value"].notna()
     table["p_holm"] = math.nan
     if tested.any():
-        table.loc[tested, "p_holm"] = multipletests(table.loc[tested, "p_value"].to_numpy(), method="holm")[1]
+        table.loc[tested, "p_holm"] = holm(table.loc[tested, "p_value"].to_numpy())
     finalists = table[table["round_dropped"].isna()]
     best_index = (finalists["estimate"] * direction).idxmax()
     table["best"] = table.index == best_index
