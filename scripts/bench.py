@@ -133,7 +133,7 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             ("low-card skipping", dd.F_LOWSKIP), ("first guess", dd.F_GUESS), ("table", dd.F_TT),
             ("sure trump tricks", dd.F_SURE), ("killer move", dd.F_KILLER), ("lead weights", dd.F_WEIGHTS),
             ("later tricks", dd.F_LATER), ("follow weights", dd.F_FOLLOW),
-            ("second hand", dd.F_SECOND))]
+            ("second hand", dd.F_SECOND), ("cash then cross", dd.F_CROSS))]
         if only:
             variants = variants[:1] + [v for v in variants[1:] if v[0].removeprefix("no ") in only.split(",")]
     for letter in strains:

@@ -84,9 +84,9 @@ R_LEN = 8
 OBLIGE_NONE, OBLIGE_TRUMP, OBLIGE_OVERTRUMP = 0, 1, 2
 # features
 F_TT, F_CLASSES, F_QUICK, F_ORDER, F_LOWSKIP, F_GUESS, F_SURE, F_KILLER = 1, 2, 4, 8, 16, 32, 64, 128
-F_WEIGHTS, F_LATER, F_FOLLOW, F_SECOND = 256, 512, 1024, 2048
+F_WEIGHTS, F_LATER, F_FOLLOW, F_SECOND, F_CROSS = 256, 512, 1024, 2048, 4096
 F_ALL = F_TT | F_CLASSES | F_QUICK | F_ORDER | F_LOWSKIP | F_GUESS | F_SURE | F_KILLER | F_WEIGHTS | F_LATER | F_FOLLOW \
-    | F_SECOND
+    | F_SECOND | F_CROSS
 
 # state slots (int64 array ``st``)
 S_NPL, S_LEADER, S_BROKEN, S_T1, S_BASE = 0, 1, 2, 3, 4  # S_BASE: where the trick starts in the play sequence
@@ -581,11 +581,14 @@ def _last_trick(H, R, suit_masks, leader, t1):
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
-def _quick_tricks(H, R, side, suit_masks, leader, broken):
+def _quick_tricks(H, R, side, suit_masks, leader, broken, need):
     """(tricks, cards): :func:`_cash` for the leader, or better, a low card led to the partner's
-    winner (every opponent following or unable to ruff) and then the partner's own cash; with
-    nothing to cash, one trick by a ruff in the partner's hand."""
+    winner (every opponent following or unable to ruff) and then the partner's own cash, after
+    the leader's own winners of the other suits when no trump is left; with nothing to cash, one
+    trick by a ruff in the partner's hand. It stops looking once it has ``need`` tricks."""
     q, used = _cash(H, R, side, suit_masks, leader, broken)
+    if q >= need:
+        return q, used
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
@@ -623,6 +626,8 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
                     used = alive & tm & ~(bit(ptop) - _ONE)
                 break
     for s in range(4):
+        if q >= need:
+            break
         own = hand & suit_masks[s]
         ps = H[partner] & suit_masks[s]
         if own == _ZERO or ps == _ZERO:
@@ -670,7 +675,88 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken):
         if 1 + q2 > q:
             q = 1 + q2
             used = used2 | (alive & suit_masks[s] & ~(bit(ptop) - _ONE))
+        if q < need and R[R_FEATURES] & F_CROSS and (trump < 0 or (alive & suit_masks[trump]) == _ZERO):
+            # the leader's own winners first, then the cross and the partner's cash (DDS's quick
+            # tricks add them up): the leader cashes only in suits the rest leaves alone
+            skip = suit_masks[s]
+            for t in range(4):
+                if used2 & suit_masks[t]:
+                    skip |= suit_masks[t]
+            q1, used1 = _cash_before_cross(H, side, suit_masks, leader, partner, mine, n, skip)
+            if q1 > 0 and 1 + q2 + q1 > q and popcount(hand & ~skip) - q1 >= q2:
+                q = q1 + 1 + q2
+                used = used1 | used2 | (alive & suit_masks[s] & ~(bit(ptop) - _ONE))
     return q, used
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _cash_before_cross(H, side, suit_masks, leader, partner, mine, n, skip):
+    """(tricks, cards): with no trump left, the winners the leader cashes before he crosses to
+    his partner, in the suits outside ``skip`` (the crossing suit and the suits of the partner's
+    cash, whose cards both keep). Per suit as :func:`_cash_with` counts them (the partner
+    unblocking, long cards); a suit where the partner would have to overtake is left alone. The
+    partner discards (void in a suit cashed) only cards of the suits the leader leaves alone,
+    so (0, 0) when he has too few of them. The leader's discards during the partner's cash are
+    the caller's to check."""
+    hand = H[leader]
+    opp = _ZERO
+    for p in range(n):
+        if ((side >> p) & 1) != mine:
+            opp |= H[p]
+    alive = _live(H, n)
+    total = 0
+    used = _ZERO
+    discards = 0
+    free = 0
+    for s in range(4):
+        sm = suit_masks[s]
+        if sm & skip:
+            continue
+        own = hand & sm
+        pcards = H[partner] & sm
+        others = opp & sm
+        wins = own
+        if others:
+            wins = own & ~((bit(highest_card(others)) << _ONE) - _ONE)
+        k = popcount(wins)
+        if k == 0:
+            free += popcount(pcards)
+            continue
+        ps = pcards
+        m = wins
+        over = False
+        j = 0
+        low = np.int64(-1)
+        while j < k:
+            c = highest_card(m)
+            m ^= bit(c)
+            low = c
+            j += 1
+            if ps:
+                under = ps & (bit(c) - _ONE)
+                if under:
+                    ps ^= bit(highest_card(under))
+                else:
+                    over = True
+                    break
+        if over:
+            free += popcount(pcards)
+            continue
+        if ps == _ZERO:  # long cards: every opponent's cards of the suit fell under the winners
+            gone = True
+            for p in range(n):
+                if ((side >> p) & 1) != mine and popcount(H[p] & sm) > j:
+                    gone = False
+            if gone:
+                j = popcount(own)
+        plen = popcount(pcards)
+        if j > plen:
+            discards += j - plen
+        total += j
+        used |= alive & sm & ~(bit(low) - _ONE)
+    if discards > free:
+        return 0, _ZERO
+    return total, used
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
@@ -704,7 +790,13 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
     winners (and the partner's too), with no opponent able to ruff, the leader's other cards
     of the suit count as well (long cards). With more than one partner, a partner who must
     trump when void (``R_OBLIGATION``), or ``force_simple``, only the leader's cards above
-    everybody's count."""
+    everybody's count.
+
+    With ``F_CROSS`` a suit may also end with the partner on lead cashing his own cards (he
+    overtakes the leader's last card of the suit, or every card of his is higher, or the leader
+    leads a low card to his cards above every opponent's after cashing his own winners): he keeps
+    those cards while the leader cashes the other suits, so that count stops at the hand's
+    length."""
     n = R[R_SEATS]
     trump = R[R_TRUMP]
     mine = (side >> leader) & 1
@@ -728,6 +820,8 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
     total = 0
     last = 0  # the best count of a suit that ends with the partner on lead
     last_used = _ZERO
+    bonus = 0  # or the extra tricks of a suit that ends with the partner cashing his own cards
+    bonus_used = _ZERO
     used = _ZERO
     only_trumps = trump >= 0 and (hand & ~suit_masks[trump]) == _ZERO
     for s in range(4):
@@ -743,17 +837,27 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
         k = popcount(wins)
         if k == 0:
             continue
+        cap = 99  # the rounds before an opponent who can ruff is void
         if trump >= 0 and s != trump:
             for p in range(n):
                 # an opponent who can ruff; in the simple count a partner too: one who ruffs (he
                 # must, void with only trumps or under an obligation to trump) takes the lead
                 if p != leader and (((side >> p) & 1) != mine or simple) and H[p] & suit_masks[trump]:
                     length = popcount(H[p] & suit_masks[s])
-                    if length < k:
-                        k = length
+                    if length < cap:
+                        cap = length
+            if cap < k:
+                k = cap
             if k == 0:
                 continue
         ps = H[partner] & suit_masks[s] if partner >= 0 and not simple else _ZERO
+        cross = R[R_FEATURES] & F_CROSS and ps != _ZERO
+        top_opp = ~_ZERO  # the cards above every opponent's
+        if cross and others:
+            top_opp = ~((bit(highest_card(others)) << _ONE) - _ONE)
+        n_own = popcount(own)
+        alt = 0  # the suit's count when it ends with the partner on lead, cashing his own cards
+        alt_used = _ZERO
         m = wins
         over = False
         j = 0
@@ -765,12 +869,38 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
             j += 1
             if ps:
                 under = ps & (bit(c) - _ONE)
+                if cross and under and j == n_own:
+                    # the leader's last card of the suit: the partner may overtake it with his
+                    # lowest card above it and cash his cards above every opponent's
+                    hi = ps & ~((bit(c) << _ONE) - _ONE)
+                    if hi:
+                        rest = (ps ^ bit(lowest_card(hi))) & top_opp
+                        a = min(j + popcount(rest), cap)
+                        if a > alt:
+                            alt = a
+                            alt_used = alive & suit_masks[s] & ~(bit(min(c, lowest_card(rest) if rest else c)) - _ONE)
                 if under:
                     ps ^= bit(highest_card(under))
                 else:
                     over = True  # every card of his is higher: he wins this trick and leads
+                    if cross:
+                        a = min(j + popcount(ps) - 1, cap)  # and cashes the rest, all above the leader's
+                        if a > alt:
+                            alt = a
+                            alt_used = alive & suit_masks[s] & ~(bit(c) - _ONE)
                     break
         cards = alive & suit_masks[s] & ~(bit(low) - _ONE)
+        if cross and not over and ps and n_own > j:
+            # the partner's cards above every opponent's, which he keeps after unblocking, reached
+            # with a low card (DDS's second best at the partner): this suit cashed first, the
+            # crossing last, with the partner then on lead
+            pt = ps & top_opp
+            e = min(popcount(pt), cap - j)
+            if e > 0 and j + e > alt:
+                for _ in range(popcount(pt) - e):
+                    pt ^= bit(lowest_card(pt))
+                alt = j + e
+                alt_used = alive & suit_masks[s] & ~(bit(min(low, lowest_card(pt))) - _ONE)
         if not over and j == popcount(wins) and ps == _ZERO and not simple:
             # long cards (DDS's QtricksLeadHand*): every opponent's cards of the suit fell under
             # the winners and the partner's under them too; with no trump among the opponents
@@ -788,11 +918,25 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
             if j > last:
                 last = j
                 last_used = cards
+            if alt > bonus:
+                bonus = alt
+                bonus_used = alt_used
         else:
             total += j
             used |= cards
-    total += last
-    used |= last_used
+            if alt - j > bonus:
+                bonus = alt - j
+                bonus_used = alt_used | cards
+    if bonus > last:
+        # the partner keeps his cards of that suit while the leader cashes the rest: he has
+        # cards enough for the other tricks only up to the hand's length
+        bonus = min(bonus, popcount(hand) - total)
+    if bonus > last:
+        total += bonus
+        used |= bonus_used
+    else:
+        total += last
+        used |= last_used
     return total, used, spare
 
 
@@ -1550,7 +1694,8 @@ def _probe(H, R, side, suit_masks, st, target, keys, bounds, links, heads, meta,
                     rel_out[d] = used
                     return 0
         if feats & F_QUICK:
-            q, used = _quick_tricks(H, R, side, suit_masks, leader, broken)
+            q, used = _quick_tricks(H, R, side, suit_masks, leader, broken,
+                                    target if (side >> leader) & 1 else left - target + 1)
             if (side >> leader) & 1:
                 if q >= target:
                     ctr[C_QUICK_CUTS] += 1
