@@ -2310,6 +2310,9 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
         tc2[i] = tc[i]
     k = 0
     guess = np.int64(-1)  # the previous card's answer: siblings' values are close
+    # int64 values, not literal constants: a literal argument types as Literal[int] and compiles
+    # a specialization of its own (solve_kernel had three, each relinking the whole search)
+    zero, deepest = np.int64(0), np.int64(MAX_DEPTH)
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -2331,13 +2334,13 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, 0, winner, nb_, 0, keys, bounds, links, heads, meta, ctr, guess,
-                             0, MAX_DEPTH)
+            v = solve_kernel(H, R, side, suit_masks, tc2, zero, winner, nb_, zero, keys, bounds, links, heads, meta, ctr,
+                             guess, zero, deepest)
             guess = v
             v += (side >> winner) & 1
         else:
             v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr,
-                             guess, 0, MAX_DEPTH)
+                             guess, zero, deepest)
             guess = v
         H[seat] ^= low
         out_cards[k] = c
