@@ -101,6 +101,7 @@ ENTRY_WORDS = 9  # key, 5 canonical hands masked to the relevant ranks, the rele
 K_BUCKET, K_HINT = 8, 9  # node scratch: table bucket and way of a best-lead hint
 MAX_MOVES = 24  # candidates at one node (17-card hands at most)
 MAX_DEPTH = 64  # cards in a deal plus one
+EXACT = np.zeros(0, np.int64)  # card_values' utility for exact values
 DEFAULT_TABLE_BITS = 16  # buckets; the pool holds 16 entries a bucket (2^20 entries, 88 MB, touched as used)
 CHUNK = 8  # entries of one chain stored side by side (a chain is a list of chunks, newest first)
 LINK_WORDS = 1 + CHUNK  # a chunk's header (``links`` row): its older chunk, then its entries' filter words
@@ -2293,10 +2294,52 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
 
 
 @nb.njit(cache=True, nogil=True)
+def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess,
+                   utility, bonus, left):
+    """The side's tricks ``v`` from the position (:func:`solve_kernel`), resolved only as far as
+    ``utility[v + bonus]`` (clamped to its last entry) tells values apart; exact when
+    ``utility`` is empty or has more than two steps left to tell apart.
+
+    Where the utility is flat (a contract made or set either way: Spades' pimc counts an
+    overtrick as nothing), one null-window question at each step in ``(lo, hi]`` settles the
+    card, and questions far from the answer are cheap: pimc's full-hand worlds cost about a
+    fifth of the nodes of exact values (docs/dev/pimc-weights.md). Returns a value with the
+    true value's utility (the lowest of its flat run that the questions reached)."""
+    n_u = utility.shape[0]
+    lo, hi = np.int64(0), left
+    if n_u == 0:
+        return solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr,
+                            guess, lo, hi)
+    g = guess if guess >= 0 else _estimate(H, R, side, suit_masks, left)
+    while True:
+        steps = 0
+        ask = np.int64(-1)
+        for q in range(lo + 1, hi + 1):
+            if utility[min(q + bonus, n_u - 1)] != utility[min(q - 1 + bonus, n_u - 1)]:
+                steps += 1
+                if ask < 0 or abs(q - g) < abs(ask - g):
+                    ask = q
+        if steps == 0:
+            return lo
+        if steps > 2 or steps == hi - lo:  # little or nothing flat: the exact value costs no more
+            return solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta,
+                                ctr, g, lo, hi)
+        if solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr,
+                        ask, ask - 1, ask) >= ask:
+            lo = ask
+        else:
+            hi = ask - 1
+
+
+@nb.njit(cache=True, nogil=True)
 def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, out_cards,
-                out_values):
+                out_values, utility):
     """For each legal card of the player to act: the side's remaining tricks after it is
-    played (best play afterwards), the trick in progress included. Returns the count."""
+    played (best play afterwards), the trick in progress included. Returns the count.
+
+    ``utility`` (int64, empty: exact values): what the caller makes of ``v`` tricks,
+    ``utility[min(v, len - 1)]``; a card's value is then resolved only as far as the utility
+    tells values apart (:func:`_utility_value`): any ``v`` with the true value's utility."""
     n = R[R_SEATS]
     s = leader
     for i in range(npl):
@@ -2312,7 +2355,7 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
     guess = np.int64(-1)  # the previous card's answer: siblings' values are close
     # int64 values, not literal constants: a literal argument types as Literal[int] and compiles
     # a specialization of its own (solve_kernel had three, each relinking the whole search)
-    zero, deepest = np.int64(0), np.int64(MAX_DEPTH)
+    zero = np.int64(0)
     m = legal
     while m:
         low = m & (~m + _ONE)
@@ -2334,13 +2377,14 @@ def card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bound
                 if _beats(tc2[j], tc2[w], trump, suit_masks):
                     w = j
             winner = ts[w]
-            v = solve_kernel(H, R, side, suit_masks, tc2, zero, winner, nb_, zero, keys, bounds, links, heads, meta, ctr,
-                             guess, zero, deepest)
+            won = (side >> winner) & 1
+            v = _utility_value(H, R, side, suit_masks, tc2, zero, winner, nb_, zero, keys, bounds, links, heads, meta,
+                               ctr, guess, utility, won, popcount(H[winner]))
             guess = v
-            v += (side >> winner) & 1
+            v += won
         else:
-            v = solve_kernel(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta, ctr,
-                             guess, zero, deepest)
+            v = _utility_value(H, R, side, suit_masks, tc2, npl + 1, leader, nb_, t1, keys, bounds, links, heads, meta,
+                               ctr, guess, utility, zero, popcount(H[leader]) + 1)
             guess = v
         H[seat] ^= low
         out_cards[k] = c
@@ -2376,8 +2420,10 @@ def solve(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool
 
 
 def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: bool = False, trick1: bool = False,
-           table: Table | None = None) -> dict[int, int]:
-    """{legal card of the player to act: the side's remaining tricks after it}."""
+           table: Table | None = None, utility=None) -> dict[int, int]:
+    """{legal card of the player to act: the side's remaining tricks after it}. ``utility``:
+    resolve each only as far as ``utility[min(v, len - 1)]`` tells values apart
+    (:func:`card_values`; a value with the true value's utility)."""
     check_suit_masks(suit_masks)
     table = table or Table()
     if table.stamp == 0:
@@ -2390,7 +2436,8 @@ def values(hands, rules, side, suit_masks, *, leader: int, trick=(), broken: boo
     vals = np.zeros(MAX_MOVES, np.int64)
     k = card_values(H, rules, np.int64(side_mask(side)), suit_masks, tc, np.int64(len(trick)), np.int64(leader),
                     np.int64(broken), np.int64(trick1), table.keys, table.bounds, table.links,
-                    table.heads, table.meta, table.counters, cards, vals)
+                    table.heads, table.meta, table.counters, cards, vals,
+                    EXACT if utility is None else np.asarray(utility, np.int64))
     return {int(cards[i]): int(vals[i]) for i in range(k)}
 
 

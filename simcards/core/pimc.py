@@ -213,7 +213,7 @@ def decide(worlds, count, weights, R, side, suit_masks, tc, npl, leader, broken,
         meta[dd.M_USED] = 0
         meta[dd.M_CHUNKS] = 0
         k = dd.card_values(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta,
-                           ctr, out_cards, out_values)
+                           ctr, out_cards, out_values, utility)  # resolved as far as the utility tells apart
         for i in range(k):
             c = out_cards[i]
             if legal & bit(c):

@@ -103,6 +103,21 @@ def test_sure_trump_tricks_when_one_side_holds_every_trump(n):
                 assert got == dd_ref.solve(hands, rules, side, SUIT_MASKS, leader=leader, broken=True)
 
 
+@settings(max_examples=150, deadline=None)
+@given(endings(), st.lists(st.integers(-1, 1), min_size=1, max_size=7))
+def test_card_values_to_a_utility_keep_each_cards_utility(position, utility):
+    """Values resolved only as far as a utility tells them apart (pimc's flat contract points)
+    score every card as the exact values do."""
+    hands, rules, side, masks, leader, trick, broken, trick1 = position
+    TABLE.fresh()
+    exact = dd.values(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1, table=TABLE)
+    TABLE.fresh()
+    coarse = dd.values(hands, rules, side, masks, leader=leader, trick=trick, broken=broken, trick1=trick1,
+                       table=TABLE, utility=utility)
+    top = len(utility) - 1
+    assert {c: utility[min(v, top)] for c, v in coarse.items()} == {c: utility[min(v, top)] for c, v in exact.items()}
+
+
 def test_card_values_agree_with_solving_after_each_card():
     rng = np.random.default_rng(3)
     rules = dd.rules_row(4, 3, lead_restrict=True)
