@@ -691,6 +691,70 @@ def _quick_tricks(H, R, side, suit_masks, leader, broken, need):
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
+def _walk_winners(H, side, mine, n, ruff, sm, alive, own, wins, k, ps, cross, top_opp, cap, long_cards):
+    """(tricks, lowest card cashed, over, partner's cards left, alt, alt_used): the leader's
+    ``k`` highest ``wins`` of the suit ``sm`` led from the top, the partner (his cards ``ps``
+    of the suit) unblocking under each: his highest card below it, or, when every card of his
+    is higher, he overtakes (``over``) and the walk stops at that trick. With ``cross``
+    (:func:`_cash_with`'s ``F_CROSS``) also ``alt``, the suit's count when it ends with the
+    partner on lead cashing his own cards (his cards ``top_opp`` above every opponent's, at
+    most ``cap`` tricks), and the cards that count rests on. With ``long_cards``, when every
+    winner was cashed and every opponent's cards of the suit fell under them and the
+    partner's too, with no opponent holding a card of ``ruff`` (the trumps, when the suit is
+    not trump), the leader's other cards of the suit count as well (DDS's QtricksLeadHand*).
+    Shared by :func:`_cash_with` and :func:`_cash_before_cross`; inlined (as functions of
+    their own, called, the cross counts lost no trump's gain)."""
+    n_own = popcount(own)
+    alt = 0
+    alt_used = _ZERO
+    m = wins
+    over = False
+    j = 0
+    low = np.int64(-1)
+    while j < k:
+        c = highest_card(m)
+        m ^= bit(c)
+        low = c
+        j += 1
+        if ps:
+            under = ps & (bit(c) - _ONE)
+            if cross and under and j == n_own:
+                # the leader's last card of the suit: the partner may overtake it with his
+                # lowest card above it and cash his cards above every opponent's
+                hi = ps & ~((bit(c) << _ONE) - _ONE)
+                if hi:
+                    rest = (ps ^ bit(lowest_card(hi))) & top_opp
+                    a = min(j + popcount(rest), cap)
+                    if a > alt:
+                        alt = a
+                        alt_used = alive & sm & ~(bit(min(c, lowest_card(rest) if rest else c)) - _ONE)
+            if under:
+                ps ^= bit(highest_card(under))
+            else:
+                over = True  # every card of his is higher: he wins this trick and leads
+                if cross:
+                    a = min(j + popcount(ps) - 1, cap)  # and cashes the rest, all above the leader's
+                    if a > alt:
+                        alt = a
+                        alt_used = alive & sm & ~(bit(c) - _ONE)
+                break
+    if long_cards and not over and j == popcount(wins) and ps == _ZERO:
+        # long cards: every opponent's cards of the suit fell under the winners and the
+        # partner's under them too; with no trump among the opponents (or in the trump suit
+        # itself) the leader's other cards of the suit win as well
+        gone = True
+        for p in range(n):
+            if ((side >> p) & 1) != mine:
+                if popcount(H[p] & sm) > j:
+                    gone = False
+                elif H[p] & ruff:
+                    gone = False
+        if gone:
+            j = n_own
+    return j, low, over, ps, alt, alt_used
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
 def _cash_before_cross(H, side, suit_masks, leader, partner, mine, n, skip):
     """(tricks, cards): with no trump left, the winners the leader cashes before he crosses to
     his partner, in the suits outside ``skip`` (the crossing suit and the suits of the partner's
@@ -723,33 +787,11 @@ def _cash_before_cross(H, side, suit_masks, leader, partner, mine, n, skip):
         if k == 0:
             free += popcount(pcards)
             continue
-        ps = pcards
-        m = wins
-        over = False
-        j = 0
-        low = np.int64(-1)
-        while j < k:
-            c = highest_card(m)
-            m ^= bit(c)
-            low = c
-            j += 1
-            if ps:
-                under = ps & (bit(c) - _ONE)
-                if under:
-                    ps ^= bit(highest_card(under))
-                else:
-                    over = True
-                    break
+        j, low, over, _, _, _ = _walk_winners(H, side, mine, n, _ZERO, sm, alive, own, wins, k, pcards,
+                                              False, ~_ZERO, 99, True)
         if over:
             free += popcount(pcards)
             continue
-        if ps == _ZERO:  # long cards: every opponent's cards of the suit fell under the winners
-            gone = True
-            for p in range(n):
-                if ((side >> p) & 1) != mine and popcount(H[p] & sm) > j:
-                    gone = False
-            if gone:
-                j = popcount(own)
         plen = popcount(pcards)
         if j > plen:
             discards += j - plen
@@ -857,39 +899,9 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
         if cross and others:
             top_opp = ~((bit(highest_card(others)) << _ONE) - _ONE)
         n_own = popcount(own)
-        alt = 0  # the suit's count when it ends with the partner on lead, cashing his own cards
-        alt_used = _ZERO
-        m = wins
-        over = False
-        j = 0
-        low = np.int64(-1)
-        while j < k:
-            c = highest_card(m)
-            m ^= bit(c)
-            low = c
-            j += 1
-            if ps:
-                under = ps & (bit(c) - _ONE)
-                if cross and under and j == n_own:
-                    # the leader's last card of the suit: the partner may overtake it with his
-                    # lowest card above it and cash his cards above every opponent's
-                    hi = ps & ~((bit(c) << _ONE) - _ONE)
-                    if hi:
-                        rest = (ps ^ bit(lowest_card(hi))) & top_opp
-                        a = min(j + popcount(rest), cap)
-                        if a > alt:
-                            alt = a
-                            alt_used = alive & suit_masks[s] & ~(bit(min(c, lowest_card(rest) if rest else c)) - _ONE)
-                if under:
-                    ps ^= bit(highest_card(under))
-                else:
-                    over = True  # every card of his is higher: he wins this trick and leads
-                    if cross:
-                        a = min(j + popcount(ps) - 1, cap)  # and cashes the rest, all above the leader's
-                        if a > alt:
-                            alt = a
-                            alt_used = alive & suit_masks[s] & ~(bit(c) - _ONE)
-                    break
+        ruff = suit_masks[trump] if trump >= 0 and s != trump else _ZERO
+        j, low, over, ps, alt, alt_used = _walk_winners(H, side, mine, n, ruff, suit_masks[s], alive, own, wins, k,
+                                                        ps, cross, top_opp, cap, not simple)
         cards = alive & suit_masks[s] & ~(bit(low) - _ONE)
         if cross and not over and ps and n_own > j:
             # the partner's cards above every opponent's, which he keeps after unblocking, reached
@@ -902,19 +914,6 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
                     pt ^= bit(lowest_card(pt))
                 alt = j + e
                 alt_used = alive & suit_masks[s] & ~(bit(min(low, lowest_card(pt))) - _ONE)
-        if not over and j == popcount(wins) and ps == _ZERO and not simple:
-            # long cards (DDS's QtricksLeadHand*): every opponent's cards of the suit fell under
-            # the winners and the partner's under them too; with no trump among the opponents
-            # (or in the trump suit itself) the leader's other cards of the suit win as well
-            gone = True
-            for p in range(n):
-                if ((side >> p) & 1) != mine:
-                    if popcount(H[p] & suit_masks[s]) > j:
-                        gone = False
-                    elif trump >= 0 and s != trump and H[p] & suit_masks[trump]:
-                        gone = False
-            if gone:
-                j = popcount(own)
         if over:
             if j > last:
                 last = j
