@@ -2297,7 +2297,8 @@ def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bo
                    utility, bonus, left):
     """The side's tricks ``v`` from the position (:func:`solve_kernel`), resolved only as far as
     ``utility[v + bonus]`` (clamped to its last entry) tells values apart; exact when
-    ``utility`` is empty or has more than two steps left to tell apart.
+    ``utility`` is empty or rises at every trick; with more than two steps left, exact but
+    for a flat run at either end.
 
     Where the utility is flat (a contract made or set either way: Spades' pimc counts an
     overtrick as nothing), one null-window question at each step in ``(lo, hi]`` settles the
@@ -2320,9 +2321,16 @@ def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bo
                     ask = q
         if steps == 0:
             return lo
-        if steps > 2 or steps == hi - lo:  # little or nothing flat: the exact value costs no more
+        if steps > 2 or steps == hi - lo:
+            # many steps: the exact value, but not inside a flat run at either end (Cutthroat's
+            # utility rises to the contract and stays flat above it); nothing flat: exact
+            a, b = lo, hi
+            while a < b and utility[min(a + 1 + bonus, n_u - 1)] == utility[min(a + bonus, n_u - 1)]:
+                a += 1
+            while b > a and utility[min(b - 1 + bonus, n_u - 1)] == utility[min(b + bonus, n_u - 1)]:
+                b -= 1
             return solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta,
-                                ctr, g, lo, hi)
+                                ctr, g, a, b)
         if solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr,
                         ask, ask - 1, ask) >= ask:
             lo = ask
