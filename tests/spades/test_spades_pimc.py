@@ -231,6 +231,18 @@ def test_playout_worlds_0_plays_fitteds_card_before_dd_cards():
     assert card_totals(opening_view())[1] == 32
 
 
+def test_a_live_nil_keeps_the_play_outs_until_nil_dd_cards():
+    """Double dummy from the first card (dd_cards=13) searches the opening lead's worlds, but
+    while a Nil is alive (here West's) the play-outs decide until NIL_DD_CARDS cards."""
+    from simcards.games.spades.pimc import NIL_DD_CARDS
+
+    params = ":dd_cards=13:playout_worlds=6:node_budget=0"
+    assert card_totals(opening_view(params))[1] == 16  # double dummy: the default 16 worlds
+    nil = opening_view(params)
+    nil[P.V_BID + 1] = 0  # West bid Nil and has no trick yet
+    assert NIL_DD_CARDS < 13 and card_totals(nil)[1] == 6  # the play-outs' 6 worlds
+
+
 def test_playouts_same_records_on_threads_and_chunk_sizes():
     import pandas as pd
 

@@ -1,6 +1,7 @@
 """``pimc``: perfect-information Monte Carlo card play for Spades (core/pimc.py).
 
-Once the deciding seat holds at most ``dd_cards`` cards, each play decision samples
+Once the deciding seat holds at most ``dd_cards`` cards (at most :data:`NIL_DD_CARDS` while a
+Nil is alive, either team's), each play decision samples
 ``worlds`` deals of the unseen cards (exact hand sizes, shown voids, the cards this seat
 passed to its partner in an exchange), shaped by the bids: a world is redrawn (up to
 :data:`SHAPE_TRIES` times) while a seat's hand *as dealt* (its cards in the world plus those
@@ -76,6 +77,11 @@ PIMC_PARAMS = play_params(13, min_worlds=False) + (
     bid_span(13),
     playout_worlds(32),
 )
+# While a Nil is alive, double dummy from at most this many cards: earlier, the attackers of a
+# Nil can make it take a trick in nearly every world whatever it plays, so the Nil term tells
+# no card from another and the Nil bidder's tricks still count for its side's contract; the
+# play-outs keep fitted's Nil play (pimc:dd_cards=13 made 92 of 280 Nils against 229)
+NIL_DD_CARDS = 5
 SHAPE_TRIES = 40  # redraws of a world that contradicts the bids before it is kept anyway
 HARD_TRIES = 200  # rejection draws before the constructive deal (core.pimc.sample_world)
 NIL_RISK_LIMIT = 2.6  # expert's largest Nil risk (behind_nil_risk): a Nil hand is below it
@@ -443,7 +449,10 @@ def pimc_card(view, rng, totals):
     left = popcount(np.uint64(view[V_HAND]))
     if popcount(legal) < 2:
         return prefer, 0
-    if left > int(param_value(view, V_PARAMS + P_DD_CARDS)):
+    dd_cards = int(param_value(view, V_PARAMS + P_DD_CARDS))
+    if _live_nils(view).shape[0] > 0:
+        dd_cards = min(dd_cards, NIL_DD_CARDS)
+    if left > dd_cards:
         return _playout_card(view, rng, prefer, totals)
     n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
