@@ -3,7 +3,7 @@
 For deals ``0..N-1`` of a seed, ``expert`` bids (and calls Blind Nil, exchanges) at every seat
 and each named policy plays every card (the same deals and contracts for every policy, as
 ``simcards ladder --dd-deals`` with ``--dd-bids expert``). Every decision (a card chosen from
-two or more legal cards, the seat's side not playing for a live Nil) is valued double dummy:
+two or more legal cards, no Nil alive, either team's) is valued double dummy:
 the points its side loses against the best card (``simcards.games.spades.dd.points_lost``'s
 measure: both contracts, an overtrick neutral). Printed per trick (1-13) and in all, with
 each policy's ratio to the first's and its paired 95 % interval (percentile bootstrap over

@@ -30,7 +30,7 @@ under ``dd/``): the tricks its cards cost against double-dummy play and, where t
 tallies them, its bids against the double-dummy tricks. ``dd.csv`` holds those metrics.
 
 Each policy's own bids would confound that measure: the contracts decide what a trick is
-worth, and a side playing for a Nil makes no scored decision. So by default every policy
+worth, and no decision made while a Nil is alive is scored. So by default every policy
 plays its cards under the same bids: one reference policy (``dd_bids``; by default
 ``expert`` where the game has it, else the first policy named) makes every decision but
 card play (bids, Blind Nil, the exchange, a misdeal call: ``PolicyCatalog.table``'s

@@ -136,14 +136,14 @@ COLUMNS = (
                             "double dummy (points_lost)") for k in dd_report.DECISION_KINDS),
     *(Column(f"dd_dec_{k}", f"{k.capitalize()} decisions scored (two or more legal cards, no Nil in play for "
                             "the seat's team)") for k in dd_report.DECISION_KINDS),
-    Column("dd_dec_nil", "Decisions left unscored: the seat's team plays for a Nil (a Nil bidder without a trick)."),
+    Column("dd_dec_nil", "Decisions left unscored: a Nil is alive (a Nil bidder without a trick, either team's)."),
 )
 
 
 def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int], list[int], int]:
     """Points (x10) the decisions of a played deal cost their team, by kind
     (:data:`dd_report.DECISION_KINDS`), the decisions scored of each kind, and the decisions
-    left unscored (a Nil in play for the seat's team).
+    left unscored (a Nil alive, either team's).
 
     A decision's cost is ``U(best) - U(after)``: ``best`` the team's remaining tricks (the
     trick in progress included) with the best card, ``after`` with the card played (both
@@ -153,7 +153,8 @@ def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int],
     theirs). ``U`` never falls as our tricks rise, so the best card's points are ``U(best)``:
     a card that gives up a trick costs nothing unless that trick made or set a contract, and
     a ducked overtrick costs nothing. The solver maximises tricks, so it cannot value keeping
-    a Nil bidder off tricks: decisions of a team that plays for a Nil are counted apart.
+    a Nil bidder off tricks or putting one on it: decisions made while a Nil is alive (either
+    team's) are counted apart.
     """
     pts = [0] * len(dd_report.DECISION_KINDS)
     dec = [0] * len(dd_report.DECISION_KINDS)
@@ -170,8 +171,8 @@ def points_lost(deal: dict, steps: list[dict], rules, masks) -> tuple[list[int],
 
 def decision_points(deal: dict, steps: list[dict], rules, masks):
     """Each decision of :func:`dd_report.decisions` as ``(step, position in the trick, points
-    (x10) it cost its team)`` (:func:`points_lost`'s measure); the cost ``None`` where the
-    seat's team plays for a live Nil."""
+    (x10) it cost its team)`` (:func:`points_lost`'s measure); the cost ``None`` while a Nil
+    is alive (either team's: the contracts alone do not score a Nil's defence or attack)."""
     from simcards.games.spades import pimc
     from simcards.games.spades.policies import V_BID, V_SEAT, V_TRICKS, VIEW_LEN
 
@@ -183,7 +184,7 @@ def decision_points(deal: dict, steps: list[dict], rules, masks):
         view[V_SEAT] = step["seat"]
         for s in range(4):
             view[V_TRICKS + s] = taken[s]
-        if pimc._nil_seat(view) >= 0:
+        if any(view[V_BID + s] == 0 and view[V_TRICKS + s] == 0 for s in range(4)):  # a Nil alive
             yield step, pos, None
             continue
         u = np.zeros(left + 1, np.int64)
