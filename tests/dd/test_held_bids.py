@@ -55,7 +55,7 @@ def test_held_bids_in_the_ladder_double_dummy_runs(tmp_path):
     out = tmp_path / "lad"
     from simcards.api import ladder as ladder_with_figure  # the workflow: the report shows the figure
 
-    result = ladder_with_figure("spades", policies=["basic", "expert"], unit="deal", count=8, dd_deals=3, seed=4,
+    result = ladder_with_figure("spades", policies=["basic", "expert"], unit="deal", count=8, dd_deals=6, seed=4,
                                 out=out, threads=1)
     assert result.dd_bids == "expert" and result.dd_reference == "expert"
     runs = {}
