@@ -2292,6 +2292,12 @@ def solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, boun
     return lo
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _utility_at(utility, tricks):
+    """``utility[tricks]``, clamped to its last entry (more tricks are worth the last step)."""
+    return utility[min(tricks, utility.shape[0] - 1)]
+
+
 @nb.njit(cache=True, nogil=True)
 def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta, ctr, guess,
                    utility, bonus, left):
@@ -2315,7 +2321,7 @@ def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bo
         steps = 0
         ask = np.int64(-1)
         for q in range(lo + 1, hi + 1):
-            if utility[min(q + bonus, n_u - 1)] != utility[min(q - 1 + bonus, n_u - 1)]:
+            if _utility_at(utility, q + bonus) != _utility_at(utility, q - 1 + bonus):
                 steps += 1
                 if ask < 0 or abs(q - g) < abs(ask - g):
                     ask = q
@@ -2325,9 +2331,9 @@ def _utility_value(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bo
             # many steps: the exact value, but not inside a flat run at either end (Cutthroat's
             # utility rises to the contract and stays flat above it); nothing flat: exact
             a, b = lo, hi
-            while a < b and utility[min(a + 1 + bonus, n_u - 1)] == utility[min(a + bonus, n_u - 1)]:
+            while a < b and _utility_at(utility, a + 1 + bonus) == _utility_at(utility, a + bonus):
                 a += 1
-            while b > a and utility[min(b - 1 + bonus, n_u - 1)] == utility[min(b + bonus, n_u - 1)]:
+            while b > a and _utility_at(utility, b - 1 + bonus) == _utility_at(utility, b + bonus):
                 b -= 1
             return solve_kernel(H, R, side, suit_masks, tc, npl, leader, broken, t1, keys, bounds, links, heads, meta,
                                 ctr, g, a, b)
@@ -2527,52 +2533,68 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
             return left_at(k) - memo[(k, all_seats & ~mask)]
         return -1
 
+    canonical = side_mask(sides[0])
+
     def value(k: int, mask: int) -> int:
         v = known(k, mask)
         if v >= 0:
             memo[(k, mask)] = v
             return v
+        if zero_sum and mask != canonical:
+            # one side's searches only: the table's entries are keyed by the side measured, so
+            # alternating sides would leave half of them unused (24 % more time a played deal)
+            v = left_at(k) - value(k, canonical)
+            memo[(k, mask)] = v
+            return v
         hs, tr, ld, b, one = positions[k]
         near, lower, upper = -1, 0, MAX_DEPTH
+        # a played card was its seat's choice: the position before it is worth at least the
+        # position after it (plus the trick the card completes, if the side's) when the seat is
+        # measured, at most when it is an opponent
+        after = known(k + 1, mask) if k < len(cards) else -1
+        if after >= 0:
+            near = after + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
+            if mask >> card_seats[k] & 1:
+                lower, near = near, near + 1  # first question: did the card cost a trick?
+            else:
+                upper = near
         before = known(k - 1, mask) if k > 0 else -1
         if before >= 0:
-            # the card between the two positions was its seat's choice: the position before is
-            # worth at least this one (plus the trick the card completes, if the side's) when the
-            # seat is measured, at most when it is an opponent; a played card that was best makes
-            # the search's first question its only one
-            near = before - (1 if winners[k - 1] >= 0 and mask >> winners[k - 1] & 1 else 0)
+            b_near = before - (1 if winners[k - 1] >= 0 and mask >> winners[k - 1] & 1 else 0)
             if mask >> card_seats[k - 1] & 1:
-                upper = near
+                upper = min(upper, b_near)
             else:
-                lower = near
+                lower = max(lower, b_near)
+            if near < 0:
+                near = b_near
         v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
                   trick1=one, table=table, guess=near, lower=lower, upper=upper)
         memo[(k, mask)] = v
         return v
 
-    out = []
+    # From the last card back: each position is bounded by the one after it (a card that cost
+    # nothing, the common case, takes one null-window question that fails), so no position is
+    # searched without a bound but the last, which is a single trick. Forward, the opening
+    # position took a full MTD(f) solve from an estimate: 30 % more time a played deal.
+    tricks_before = []  # 0-based trick of each card
     trick_no = 0
-    for k, c in enumerate(cards):
-        hs, tr, ld, b, one = positions[k]
-        seat = ld if not tr else None
-        if seat is None:
-            seat = ld
-            for _ in tr:
-                seat = _next_py(seat, n, one, sitout)
-        if trick_no < first_trick:
-            if winners[k] >= 0:
-                trick_no += 1
-            continue
+    for k in range(len(cards)):
+        tricks_before.append(trick_no)
+        if winners[k] >= 0:
+            trick_no += 1
+    out = []
+    for k in range(len(cards) - 1, -1, -1):
+        if tricks_before[k] < first_trick:
+            break
+        seat = card_seats[k]
         mask = side_mask(sides[seat])
-        best = value(k, mask)
         after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
-        out.append({"seat": seat, "card": int(c), "trick": trick_no, "best": best, "after": after,
+        best = value(k, mask)
+        out.append({"seat": seat, "card": int(cards[k]), "trick": tricks_before[k], "best": best, "after": after,
                     "cost": best - after})
         if tick is not None:
             tick()
-        if winners[k] >= 0:
-            trick_no += 1
-    return out
+    return out[::-1]
 
 
 def trump_of(rules) -> int:

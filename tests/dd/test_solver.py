@@ -173,9 +173,10 @@ def test_a_full_pool_keeps_answers_exact():
 
 
 def test_play_costs_bounds_keep_values_exact():
-    """``play_costs`` solves each position inside the bound the card before it gives (that card
+    """``play_costs`` solves each position inside the bound the card after it gives (that card
     was its seat's choice): every ``best`` and ``after`` is still the plain minimax's value, for
-    random (often bad) cards, partnerships and a player alone against the others."""
+    random (often bad) cards, partnerships and a player alone against the others, whole plays
+    and plays cut off mid-trick, from the first trick or a later one."""
     rng = np.random.default_rng(12)
     for n, trump, sides, zero_sum in ((4, -1, [(0, 2), (1, 3), (0, 2), (1, 3)], True),
                                       (4, 3, [(0, 2), (1, 3), (0, 2), (1, 3)], True),
@@ -202,11 +203,20 @@ def test_play_costs_bounds_keep_values_exact():
                     won.append(-1)
                     seat = (seat + 1) % n
             positions.append((tuple(H), (), leader))
-            costs = dd.play_costs(hands, rules, SUIT_MASKS, sides, 0, cards, trick1=False, zero_sum=zero_sum)
-            for k, row in enumerate(costs):
-                side = sides[seats[k]]
-                hs, tr, ld = positions[k]
-                assert row["best"] == dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
-                hs, tr, ld = positions[k + 1]
-                after = dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
-                assert row["after"] == after + (1 if won[k] in side else 0)
+            # the whole play, a play cut off in the middle of a trick (its last position has no
+            # neighbour after it), and the same from the second trick on
+            cut = int(rng.integers(n + 1, 4 * n))
+            for played, first_trick in ((cards, 0), (cards[:cut], 0), (cards[:cut], 1)):
+                costs = dd.play_costs(hands, rules, SUIT_MASKS, sides, 0, played, trick1=False, zero_sum=zero_sum,
+                                      first_trick=first_trick, table=dd.Table())
+                first = n * first_trick
+                assert len(costs) == len(played) - first
+                for k, row in enumerate(costs, start=first):
+                    side = sides[seats[k]]
+                    assert (row["seat"], row["card"], row["trick"]) == (seats[k], cards[k], k // n)
+                    hs, tr, ld = positions[k]
+                    assert row["best"] == dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld,
+                                                       trick=list(tr))
+                    hs, tr, ld = positions[k + 1]
+                    after = dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
+                    assert row["after"] == after + (1 if won[k] in side else 0)

@@ -450,7 +450,8 @@ def pimc_card(view, rng, totals):
     if popcount(legal) < 2:
         return prefer, 0
     dd_cards = int(param_value(view, V_PARAMS + P_DD_CARDS))
-    if _live_nils(view).shape[0] > 0:
+    nils = _live_nils(view)
+    if nils.shape[0] > 0:
         dd_cards = min(dd_cards, NIL_DD_CARDS)
     if left > dd_cards:
         return _playout_card(view, rng, prefer, totals)
@@ -464,7 +465,7 @@ def pimc_card(view, rng, totals):
     _utility(view, left, param_value(view, V_PARAMS + P_BAG_COST), utility)
     weights = np.zeros(count, np.int64)
     world_weights(view, worlds, count, weights)
-    return _dd_card(view, worlds, count, weights, side, utility, _live_nils(view), prefer, totals)
+    return _dd_card(view, worlds, count, weights, side, utility, nils, prefer, totals)
 
 
 @helper
