@@ -50,6 +50,17 @@ def test_played_deal_starts_from_the_dealt_hands_without_exchange():
     assert deal["hands"] == traced_hands(events)[0].hands
 
 
+@pytest.mark.parametrize("settings", [(), ("nil_exchange_count=2",)])
+def test_played_deals_of_one_kernel_run_are_the_deals_one_by_one(settings):
+    """``run --records dd`` reads a chunk's deals from one traced run of the kernel: each is the
+    deal :func:`played_deal` rebuilds alone (hands, leader, cards, record), with Nil exchanges."""
+    v = GAME.variant(None, None, list(settings))
+    table = _table(v)
+    together = sdd.played_deals(v, table, 13, 4, 6)
+    assert together == [sdd.played_deal(v, table, 13, i) for i in range(4, 10)]
+    assert len({tuple(d["cards"]) for d in together}) == 6
+
+
 def test_dd_command_hand_ending_and_deal_from_late_trick():
     runner = CliRunner()
     r = runner.invoke(main, ["dd", "spades", "--hand", "AS 2H / KH QH / AD 3C / AC 2C"])

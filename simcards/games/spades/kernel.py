@@ -33,7 +33,7 @@ def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, 
                trace: bool = False, fixed=None):
     """Run unit ``deal`` or ``game`` records; returns (records, trace events or None).
 
-    With ``trace`` (for one record) the events are :data:`rules.EVENTS` named tuples."""
+    With ``trace`` the events are :data:`rules.EVENTS` named tuples (every record's, in order)."""
     if unit == "deal":
         kernel, ncols = rules.simulate_deals, rules.N_DEAL_COLS
     elif unit == "game":
@@ -57,7 +57,7 @@ def run_kernel(unit: str, variant: SpadesVariant, table, seed: int, start: int, 
 
     if not trace:
         return run(NO_TRACE), None
-    return rules.EVENTS.collect(run, rows=128 if unit == "deal" else 4096)
+    return rules.EVENTS.collect(run, rows=128 * count if unit == "deal" else 4096)
 
 
 FORMATS = {"play": format_card}  # how the error channel shows an answer
