@@ -9,6 +9,7 @@
     python scripts/bench.py --dd --dd-deals 100 --dd-strains S --dd-slow 5   # double dummy beside DDS, one thread
     python scripts/bench.py --dd --dd-cards 8,10 --dd-ablation   # nodes and time with each technique off
     python scripts/bench.py --dd --dd-cards 10 --dd-table-bits 12 # a small table (a full pool is swept)
+    python scripts/bench.py --dd --dd-play --dd-deals 200   # played deals card by card beside DDS's AnalysePlay
     python scripts/bench.py --dd --dd-modes bridge,spades,cutthroat3,cutthroat4,cutthroat5,kierki --dd-cards 10,13
 
 Each line runs the real runner in memory (records="summary": kernels plus the
@@ -186,6 +187,58 @@ def dd_bench(deals: int, cards: int, strains: str, ablation: bool, table_bits: i
             yield row
 
 
+def dd_play_bench(deals: int, seed: int = 2026, policy: str = "expert") -> dict:
+    """The work of ``run --records dd`` beside DDS's: Spades deals ``0..deals-1`` of ``seed`` as
+    ``policy`` played them, every card valued double dummy (``dd.play_costs``, one table a
+    deal) and by DDS (endplay, AnalysePlayBin), deal by deal on one thread, CPU time. Bridge
+    rules with spades trump (DDS has no spades-broken rule). Also counts the deals whose costs
+    agree card for card."""
+    import numpy as np
+
+    from simcards.core import dd
+    from simcards.core.cards import SUIT_MASKS
+    from simcards.core.game import get_game
+    from simcards.core.policy import seat_policies
+    from simcards.games.spades import dd as spades_dd
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "dd"))
+    from test_against_dds import dds_play_costs
+
+    from endplay.types import Denom
+
+    game = get_game("spades")
+    played = spades_dd.played_deals(game.variant(), game.policies.table(seat_policies(policy, None, 4)), seed, 0,
+                                    deals)
+    rules = dd.rules_row(4, 3)
+    sides = [(0, 2), (1, 3), (0, 2), (1, 3)]
+    table = dd.Table()
+    first = played[0]
+    dd.play_costs(first["hands"], rules, SUIT_MASKS, sides, first["leader"], first["cards"], table=table)  # load
+    ours, theirs, agree = [], [], 0
+    for d in played:
+        t = time.process_time()
+        steps = dd.play_costs(d["hands"], rules, SUIT_MASKS, sides, d["leader"], d["cards"], table=table)
+        ours.append(time.process_time() - t)
+        t = time.process_time()
+        want = dds_play_costs(d["hands"], Denom.spades, d["leader"], d["cards"], [x["seat"] for x in steps])
+        theirs.append(time.process_time() - t)
+        agree += [x["cost"] for x in steps] == want
+    ratio = np.array(ours) / np.maximum(np.array(theirs), 1e-6)
+    return {"deals": deals, "seed": seed, "policy": policy, "deals_per_s": deals / sum(ours),
+            "dds_deals_per_s": deals / sum(theirs), "median_s": float(np.median(ours)),
+            "dds_median_s": float(np.median(theirs)), "ratio_total": sum(ours) / sum(theirs),
+            "ratio_geomean": float(np.exp(np.log(ratio).mean())), "ratio_p99": float(np.percentile(ratio, 99)),
+            "ratio_max": float(ratio.max()), "agree": agree}
+
+
+def dd_play_line(r: dict) -> str:
+    return (f"played deals analysed card by card ({r['deals']} deals of seed {r['seed']}, {r['policy']}'s play, "
+            f"bridge rules, spades trump): simcards {r['deals_per_s']:.1f} deals/s (median {r['median_s'] * 1e3:.1f} ms), "
+            f"DDS AnalysePlayBin {r['dds_deals_per_s']:.1f} deals/s (median {r['dds_median_s'] * 1e3:.1f} ms); "
+            f"ours/DDS total {r['ratio_total']:.2f}x, geo. mean {r['ratio_geomean']:.2f}x, p99 {r['ratio_p99']:.1f}x, "
+            f"worst {r['ratio_max']:.1f}x; costs agree on {r['agree']} of {r['deals']} deals")
+
+
 DD_MODES = {  # name: (seats, full hand, cards left out of the 52, lead restriction, partnerships)
     "bridge": (4, 13, (), False, True),
     "spades": (4, 13, (), True, True),
@@ -296,6 +349,9 @@ def main() -> None:
     ap.add_argument("--dd-slow", type=int, default=0, help="with --dd: list the N deals of the worst ratios")
     ap.add_argument("--dd-modes", help="with --dd: our solver alone under game modes' trick rules, comma-separated: "
                     + ", ".join(DD_MODES) + " (instead of the DDS comparison)")
+    ap.add_argument("--dd-play", action="store_true",
+                    help="with --dd: played Spades deals analysed card by card (run --records dd) beside DDS's "
+                    "AnalysePlayBin, --dd-deals deals of --dd-seed, --policy's play (default expert)")
     ap.add_argument("--_child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -304,6 +360,11 @@ def main() -> None:
             for mode in args.dd_modes.split(","):
                 r = dd_mode_bench(args.dd_deals, cards, mode, args.dd_seed)
                 print(json.dumps(r) if args.json else dd_mode_line(r), flush=True)
+        return
+
+    if args.dd and args.dd_play:
+        r = dd_play_bench(args.dd_deals, args.dd_seed, (args.policy or ["expert"])[0])
+        print(json.dumps(r) if args.json else dd_play_line(r), flush=True)
         return
 
     if args.dd:
