@@ -2500,8 +2500,10 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     seats_of_trick: list[int] = []
     winners: list[int] = []
     card_seats: list[int] = []
+    trick_of: list[int] = []  # 0-based trick of each card
     for c in cards:
         positions.append((tuple(H), tuple(trick), lead, brk, t1))
+        trick_of.append(len(winners) - winners.count(-1))  # tricks completed before this card
         seat = lead if not trick else _next_py(seats_of_trick[-1], n, t1, sitout)
         card_seats.append(seat)
         if not H[seat] >> int(c) & 1:
@@ -2558,15 +2560,6 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
                 lower, near = near, near + 1  # first question: did the card cost a trick?
             else:
                 upper = near
-        before = known(k - 1, mask) if k > 0 else -1
-        if before >= 0:
-            b_near = before - (1 if winners[k - 1] >= 0 and mask >> winners[k - 1] & 1 else 0)
-            if mask >> card_seats[k - 1] & 1:
-                upper = min(upper, b_near)
-            else:
-                lower = max(lower, b_near)
-            if near < 0:
-                near = b_near
         v = solve(hs, rules, [s for s in range(n) if mask >> s & 1], suit_masks, leader=ld, trick=tr, broken=b,
                   trick1=one, table=table, guess=near, lower=lower, upper=upper)
         memo[(k, mask)] = v
@@ -2577,21 +2570,15 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     # after the last card is searched without a bound (the empty end of a whole hand; a play cut
     # off mid-hand solves it in full). Forward, the opening position took a full MTD(f) solve
     # from an estimate: 30 % more time a played deal.
-    tricks_before = []  # 0-based trick of each card
-    trick_no = 0
-    for k in range(len(cards)):
-        tricks_before.append(trick_no)
-        if winners[k] >= 0:
-            trick_no += 1
     out = []
     for k in range(len(cards) - 1, -1, -1):
-        if tricks_before[k] < first_trick:
+        if trick_of[k] < first_trick:
             break
         seat = card_seats[k]
         mask = side_mask(sides[seat])
         after = value(k + 1, mask) + (1 if winners[k] >= 0 and mask >> winners[k] & 1 else 0)
         best = value(k, mask)
-        out.append({"seat": seat, "card": int(cards[k]), "trick": tricks_before[k], "best": best, "after": after,
+        out.append({"seat": seat, "card": int(cards[k]), "trick": trick_of[k], "best": best, "after": after,
                     "cost": best - after})
         if tick is not None:
             tick()
