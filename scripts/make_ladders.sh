@@ -15,10 +15,11 @@ export NUMBA_NUM_THREADS=1
 # play-outs from the first card (playout_worlds=16 at the ladder's budget too) a Spades pimc pair
 # of 500 games each way took 1-3 min against a heuristic and 10 min against random (random's bids
 # contradict almost every sampled world, so pimc redraws each up to its tries), 23 min in all at a
-# load of about 5; Cutthroat at 600 games 5.6 min in all (a pimc pair about a minute); a double-dummy
-# deal under a second. Each game starts from an empty folder (the script's figures are of today's
+# load of about 5 (26 min in all at a load of about 2, 2026-12-07); Cutthroat at 600 games 5.6 min in
+# all (a pimc pair about a minute); Spades' 300 double-dummy deals a policy about 3 minutes for all
+# eight (20 gave intervals five times wide). Each game starts from an empty folder (the script's figures are of today's
 # code); an interrupted `simcards ladder` command resumes if run again by hand.
-declare -A count=([spades]="--games 500 --dd-deals 20" [cutthroat]="--games 600" [seep]="--baazis 1000"
+declare -A count=([spades]="--games 500 --dd-deals 300" [cutthroat]="--games 600" [seep]="--baazis 1000"
                   [kierki]="--games 300" [contract-rummy]="--games 300")
 games=("$@")
 if [ ${#games[@]} -eq 0 ]; then games=(spades cutthroat seep kierki contract-rummy); fi
