@@ -243,6 +243,24 @@ def test_a_live_nil_keeps_the_play_outs_until_nil_dd_cards():
     assert NIL_DD_CARDS < 13 and card_totals(nil)[1] == 6  # the play-outs' 6 worlds
 
 
+def test_a_failed_nil_beside_a_number_bid_is_played_out():
+    """Under the default rules (5.4) a failed Nil's later tricks are bags, never its partner's
+    contract, while the solver counts a partnership's tricks: with such a Nil on either side
+    the play-outs (which score the hand by the rules) decide, even within dd_cards."""
+    params = ":playout_worlds=6"
+    ace = parse_cards("AH")[0]
+    assert card_totals(ending_view(params))[:2] == (ace, 16)  # double dummy's 16 worlds
+    for seat in (1, 2):  # an opponent's failed Nil (West: 2 tricks), then the partner's (North: 3)
+        view = ending_view(params)
+        view[P.V_BID + seat] = 0
+        card, solved, _ = card_totals(view)
+        assert solved == 6  # the play-outs' worlds
+        assert card == ace  # South itself must still take the trick its own 4 need
+    both = ending_view(params)
+    both[P.V_BID + 1] = both[P.V_BID + 3] = 0  # both Nil: no contract their tricks could count for
+    assert card_totals(both)[1] == 16
+
+
 def test_playouts_same_records_on_threads_and_chunk_sizes():
     import pandas as pd
 

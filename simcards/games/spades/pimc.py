@@ -37,9 +37,9 @@ takes the solver past ``node_budget`` nodes, once ``min_worlds`` are solved: the
 decision is bounded, deterministically.
 
 The play-outs and the simulated bids score the whole hand as the rules do (a failed Nil's
-tricks are bags, rule 5.4's default). Not modelled: in the double-dummy phase a failed Nil
-bidder's tricks still count towards its partner's contract (the solver counts the
-partnership's tricks); the bag penalty; the solver assumes spades must be
+tricks are bags, rule 5.4's default). The solver counts a partnership's tricks, so once a Nil
+has failed beside a number bid the play-outs decide to the end of the hand. Not modelled:
+the bag penalty; the solver assumes spades must be
 broken unless this seat, on lead, was allowed to lead one, and allows trumping on trick 1.
 """
 from __future__ import annotations
@@ -453,7 +453,7 @@ def pimc_card(view, rng, totals):
     nils = _live_nils(view)
     if nils.shape[0] > 0:
         dd_cards = min(dd_cards, NIL_DD_CARDS)
-    if left > dd_cards:
+    if left > dd_cards or _failed_nil_with_partner(view):
         return _playout_card(view, rng, prefer, totals)
     n_worlds = min(int(param_value(view, V_PARAMS + P_WORLDS)), MAX_WORLDS)
     worlds = np.zeros((n_worlds, 4), np.uint64)
@@ -466,6 +466,17 @@ def pimc_card(view, rng, totals):
     weights = np.zeros(count, np.int64)
     world_weights(view, worlds, count, weights)
     return _dd_card(view, worlds, count, weights, side, utility, nils, prefer, totals)
+
+
+@helper
+def _failed_nil_with_partner(view):
+    """Whether a failed Nil or Blind Nil bidder's partner bid a number: the double-dummy phase
+    would count the Nil bidder's later tricks towards that contract (the solver counts a
+    partnership's tricks), where the rules (5.4's default) make them bags."""
+    for s in range(4):
+        if view[V_BID + s] == 0 and view[V_TRICKS + s] > 0 and view[V_BID + (s ^ 2)] > 0:
+            return True
+    return False
 
 
 @helper
