@@ -201,3 +201,34 @@ def test_the_notice_counts_the_solver_when_the_command_runs_it():
         f"simcards: compiling the Spades kernels and the double-dummy solver (first run only, about {minutes} min; "
         "kept for the next runs)"]
     assert what_compiles("simcards.core.dd") == ("the double-dummy solver", SOLVER_SECONDS)
+
+
+def test_settle_ends_the_counter_before_a_prompt_and_nothing_follows_it():
+    """An interactive prompt settles the notice: the counter's line is ended at once and the
+    watcher writes nothing after the prompt (it used to end its line a second later, after the
+    prompt, where a terminal user's input went)."""
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=True, game="seep", delay=0.05) as notice:
+        notice.interval = 0.05
+        _compile(notice, "simcards.games.seep.rules", 0.3)  # the counter is running, its line open
+        notice.settle()
+        settled = out.getvalue()
+        assert settled.startswith("simcards: compiling the Seep kernels") and settled.endswith("\n")
+        assert settled.count("\n") == 2  # the notice and the counter's one ended line
+        out.write("Your move > ")  # the prompt
+        time.sleep(0.4)  # longer than the watcher's idle wait
+        assert out.getvalue() == settled + "Your move > "
+        _compile(notice, "simcards.games.seep.policies", 0.3)  # a later compile: a new counter, no second notice
+    text = out.getvalue()[len(settled) + len("Your move > "):]
+    assert text.startswith("\rsimcards: compiled ") and text.endswith("\n")
+    assert text.split("\r")[-1].startswith("simcards: compiled 1 functions in")  # counted afresh
+    assert "compiling the Seep kernels" not in text
+
+
+def test_settle_says_a_notice_the_watcher_had_not_seen_yet():
+    out = io.StringIO()
+    with compile_notice(stream=out, ticker=False, game="kierki", delay=0.05) as notice:
+        notice.interval = 10.0  # the watcher looks only every 2 s
+        _compile(notice, "simcards.games.kierki.rules", 0.1)
+        notice.settle()
+        assert out.getvalue().startswith("simcards: compiling the Kierki kernels")

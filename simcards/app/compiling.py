@@ -90,8 +90,11 @@ class CompileNotice:
 
     The clock runs while simcards' own functions compile; nothing is said until it reaches
     ``delay`` seconds, and a user's policy never starts it: the notice is for the kernels'
-    waits a person notices, and a bad policy's one-line error stays one line. A thread watches the clock; on a terminal (``ticker``) it
-    then keeps a counter on one line, ended when compiling stops.
+    waits a person notices, and a bad policy's one-line error stays one line. A thread watches
+    the clock; on a terminal (``ticker``) it then keeps a counter on one line, ended when
+    compiling stops. :meth:`settle` ends that line at once and stops the thread, so that an
+    interactive command's prompt is never followed by a counter line; a later compile starts
+    a new stretch (counted afresh, the notice itself said once).
     """
 
     def __init__(self, stream=None, ticker: bool | None = None, interval: float = 0.5, game: str | None = None,
@@ -104,14 +107,17 @@ class CompileNotice:
         self.delay = delay
         self.lock = threading.Lock()
         self.active = 0
-        self.compiled = 0
+        self.compiled = 0  # functions compiled in this stretch (since the last settle)
         self.busy = 0.0  # seconds spent compiling, up to the last time compiling stopped
-        self.busy_since: float | None = None  # when the current stretch of compiling began
+        self.busy_since: float | None = None  # when the current spell of compiling began
+        self.busy_before = 0.0  # seconds of compiling before this stretch (a settle)
         self.started_at: float | None = None
         self.idle_since: float | None = None
         self.ours = 0  # simcards' own functions being compiled now (a user's policy does not count)
         self.module = ""  # the module of the first of them
-        self.said = False
+        self.said = False  # the notice was written (once in a process)
+        self.shown = False  # this stretch has reached the delay (notice said, counter running)
+        self.line_open = False  # a counter line is on screen without its newline
         self.thread: threading.Thread | None = None
         self.stopped = threading.Event()
 
@@ -128,7 +134,7 @@ class CompileNotice:
                 self.ours += 1
             if self.thread is None:
                 self.started_at = time.perf_counter()
-                self.thread = threading.Thread(target=self._watch, daemon=True)
+                self.thread = threading.Thread(target=self._watch, args=(self.stopped,), daemon=True)
                 self.thread.start()
 
     def on_end(self, event) -> None:
@@ -145,40 +151,64 @@ class CompileNotice:
                 self.idle_since = time.perf_counter()
 
     def _busy_now(self) -> float:
-        return self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0)
+        """Seconds of simcards' compiling in this stretch."""
+        return self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0) - self.busy_before
 
-    def _watch(self) -> None:
-        while not self.stopped.wait(self.interval / 5 if not self.said else self.interval):
+    def _watch(self, stopped: threading.Event) -> None:
+        while not stopped.wait(self.interval / 5 if not self.shown else self.interval):
             with self.lock:
-                if not self.said:
+                if stopped.is_set():  # settled while this thread waited for the lock
+                    return
+                if not self.shown:
                     if self._busy_now() < self.delay:
                         continue
                     self._say()
                     if not self.ticker:
                         return
                     continue
-                elapsed = time.perf_counter() - self.started_at
                 idle = self.idle_since is not None and time.perf_counter() - self.idle_since > 2 * self.interval
-                self._write(f"\rsimcards: compiled {self.compiled} functions in {elapsed:.0f} s" + ("\n" if idle else ""))
+                self._count(end=idle)
                 if idle:
                     return
 
-    def close(self) -> None:
+    def settle(self) -> None:
+        """End the notice's output now: the notice if the delay was reached before the watcher
+        looked, the counter's last line with its newline; nothing more is written until the
+        next compile."""
         self.stopped.set()
-        if self.thread is not None:
+        compiled = self.thread is not None  # something compiled in this stretch
+        if compiled:
             self.thread.join()
-            if not self.said and self.busy >= self.delay:  # ended before the watcher looked
+        with self.lock:
+            if compiled and not self.shown and self._busy_now() >= self.delay:  # ended before the watcher looked
                 self._say()
-                return
-            if self.said and self.ticker and self.idle_since is None:  # stopped mid-compile: end the line
-                self._write("\n")
+            if self.line_open:
+                self._count(end=True)
+            self.thread = None
+            self.stopped = threading.Event()
+            self.shown = False
+            self.compiled = 0
+            self.busy_before = self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0)
+
+    close = settle
 
     def _say(self) -> None:
-        """The notice: what is compiled (the command's game, or the user's policy) and about how long."""
+        """The notice, once: what is compiled (the command's game, or the user's policy) and about how long."""
+        self.shown = True
+        if self.said:
+            return
         self.said = True
         what, seconds = what_compiles(self.module, self.game, self.solver)
         about = "" if not seconds else f", about {seconds} s" if seconds < 120 else f", about {round(seconds / 60)} min"
         self._write(f"simcards: compiling {what} (first run only{about}; kept for the next runs)\n")
+
+    def _count(self, end: bool) -> None:
+        """The counter line (a terminal only), rewritten in place; ``end`` closes it."""
+        if not self.ticker:
+            return
+        elapsed = time.perf_counter() - self.started_at
+        self._write(f"\rsimcards: compiled {self.compiled} functions in {elapsed:.0f} s" + ("\n" if end else ""))
+        self.line_open = not end
 
     def _write(self, text: str) -> None:
         try:
@@ -186,6 +216,16 @@ class CompileNotice:
             self.stream.flush()
         except (OSError, ValueError):  # a closed stream (pipe gone) never stops the run
             pass
+
+
+_ACTIVE: list[CompileNotice] = []  # the notices of the commands running in this process
+
+
+def settle() -> None:
+    """Before an interactive prompt: end any compile notice's output, so nothing is written
+    after the prompt (see :meth:`CompileNotice.settle`)."""
+    for notice in _ACTIVE:
+        notice.settle()
 
 
 @contextlib.contextmanager
@@ -199,9 +239,11 @@ def compile_notice(stream=None, ticker: bool | None = None, game: str | None = N
     notice = CompileNotice(stream, ticker, game=game, delay=delay, solver=solver)
     listener = _Listener(notice)
     event.register("numba:compile", listener)
+    _ACTIVE.append(notice)
     try:
         yield notice
     finally:
+        _ACTIVE.remove(notice)
         event.unregister("numba:compile", listener)
         notice.close()
 

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Callable, Sequence
 
+from simcards.app.compiling import settle
 from simcards.core.errors import SimcardsError
 from simcards.core.game import Game, get_game
 from simcards.core.interactive import Finished, Pending, Session, adapter_for, card_hints, hint_text, match_move
@@ -250,6 +251,7 @@ class Terminal:
             self.console.print(f"  {done} of {total} worlds played", end="\r", markup=False)
 
     def ask(self, prompt: str) -> str | None:
+        settle()  # a compile's counter line ends before the prompt, never after it
         try:
             return self.read(prompt + " > ")
         except EOFError:
