@@ -118,11 +118,11 @@ def bid_view(hands, record, seat, params=""):
     return v
 
 
-def expert_deals(count=40, seed=5):
+def expert_deals(count=40, seed=5, **settings):
     from simcards.games.spades.dd import played_deal
 
     t = table("expert")
-    return [played_deal(variant(), t, seed, i) for i in range(count)]
+    return [played_deal(variant(**settings), t, seed, i) for i in range(count)]
 
 
 def test_the_play_out_replays_the_kernel_when_the_world_is_the_deal():
@@ -259,6 +259,33 @@ def test_a_failed_nil_beside_a_number_bid_is_played_out():
     both = ending_view(params)
     both[P.V_BID + 1] = both[P.V_BID + 3] = 0  # both Nil: no contract their tricks could count for
     assert card_totals(both)[1] == 16
+    for mode in ("partner", "ignored"):  # the house rules of 5.4, North's Nil failed
+        view = ending_view(params)
+        view[P.V_BID + 2] = 0
+        view[P.V_FAILED_NIL_TRICKS] = FAILED_NIL_MODES.index(mode)
+        card, solved, _ = card_totals(view)
+        if mode == "partner":  # North's tricks count for South's contract, as the solver counts them
+            assert solved == 16
+        else:  # North's tricks count for nothing: South needs the trick for its own 4
+            assert (card, solved) == (ace, 6)
+
+
+def test_failed_nil_tricks_for_the_partner_count_in_the_double_dummy_utility():
+    from simcards.games.spades.pimc import _utility
+
+    r = {"bid0": 4, "bid1": 3, "bid2": 0, "bid3": 3, "blind0": 0, "blind1": 0, "blind2": 0, "blind3": 0}
+    values = {}
+    for mode in FAILED_NIL_MODES:
+        v = score_view(r, 0, mode)
+        for s, t in enumerate((2, 3, 2, 3)):  # North's Nil failed with 2 tricks
+            v[P.V_TRICKS + s] = t
+        u = np.zeros(4, np.int64)
+        _utility(v, np.int64(3), 1.0, u)
+        values[mode] = list(u)
+    # South needs 2 of the last 3 for its 4 alone, 0 with North's 2 counted (partner);
+    # East-West (3 + 3, 6 taken) have made theirs: +60 whatever happens
+    assert values["bags"] == values["ignored"] == [-400 - 600, -400 - 600, 400 - 600, 400 - 600]
+    assert values["partner"] == [400 - 600] * 4
 
 
 def test_playouts_same_records_on_threads_and_chunk_sizes():
@@ -279,31 +306,36 @@ def test_playouts_same_records_on_threads_and_chunk_sizes():
     assert not np.array_equal(off, on)
 
 
-def score_view(record, seat):
+FAILED_NIL_MODES = ("bags", "partner", "ignored")  # failed_nil_tricks (5.4), in the view's order
+
+
+def score_view(record, seat, failed_nil_tricks="bags"):
     """The bids, blinds and rule values of ``record`` in a view of ``seat``."""
     v = np.zeros(P.VIEW_LEN, np.int64)
     v[P.V_SEAT] = seat
+    v[P.V_FAILED_NIL_TRICKS] = FAILED_NIL_MODES.index(failed_nil_tricks)
     for s in range(4):
         v[P.V_BID + s], v[P.V_BLIND + s] = record[f"bid{s}"], record[f"blind{s}"]
     v[P.V_NIL_VALUE], v[P.V_BN_VALUE] = 100, 200
     return v
 
 
-def test_hand_points_score_as_the_kernel_does():
+@pytest.mark.parametrize("mode", FAILED_NIL_MODES)
+def test_hand_points_score_as_the_kernel_does(mode):
     # the play-outs' and the simulated bidding's value of a hand (bag_cost 0: a bag is worth its
-    # 1 point) is the kernel's points, Nils made and failed included (a failed Nil's tricks are
-    # bags, never its partner's contract: rule 5.4's default)
+    # 1 point) is the kernel's points, Nils made and failed included, under each treatment of a
+    # failed Nil's tricks (5.4: bags by default, the partner's contract, or nothing)
     from simcards.games.spades.pimc import _hand_points
 
     nils = checked = 0
-    for deal in expert_deals(200, seed=8):
+    for deal in expert_deals(200, seed=8, failed_nil_tricks=mode):
         r = deal["record"]
         if r["penalties0"] or r["penalties1"]:
             continue  # ten bags in one hand: the bag penalty is not in the value
         tricks = np.array([r[f"tricks{s}"] for s in range(4)], np.int64)
         for seat in range(4):
             us, them = seat % 2, 1 - seat % 2
-            value = _hand_points(score_view(r, seat), tricks, 0.0)
+            value = _hand_points(score_view(r, seat, mode), tricks, 0.0)
             assert value == 10 * (r[f"points{us}"] - r[f"points{them}"]), (r, seat)
         checked += 1
         nils += any(r[f"bid{s}"] == 0 and r[f"tricks{s}"] > 0 for s in range(4))
@@ -414,6 +446,18 @@ def test_the_view_carries_ten_for_two_hundred(settings, want):
     rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
                       np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
     assert (int(view[P.V_TEN_MIN_BID]), int(view[P.V_TEN_SET_DOUBLED])) == want
+
+
+@pytest.mark.parametrize("mode", FAILED_NIL_MODES)
+def test_the_view_carries_failed_nil_tricks(mode):
+    from simcards.games.spades import kernel, rules
+
+    tab = kernel.prepared(variant(failed_nil_tricks=mode))
+    view = np.full(P.VIEW_LEN, 7, np.int64)
+    deck_mask = np.uint64(sum(1 << int(c) for c in tab.deck))
+    rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
+                      np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
+    assert view[P.V_FAILED_NIL_TRICKS] == FAILED_NIL_MODES.index(mode)
 
 
 def test_a_decision_keeps_the_likeliest_of_the_worlds_drawn():

@@ -37,8 +37,10 @@ takes the solver past ``node_budget`` nodes, once ``min_worlds`` are solved: the
 decision is bounded, deterministically.
 
 The play-outs and the simulated bids score the whole hand as the rules do (a failed Nil's
-tricks are bags, rule 5.4's default). The solver counts a partnership's tricks, so once a Nil
-has failed beside a number bid the play-outs decide to the end of the hand. Not modelled:
+tricks as ``failed_nil_tricks`` says, rule 5.4: bags by default). The solver counts a
+partnership's tricks, so once a Nil has failed beside a number bid the play-outs decide to the
+end of the hand, unless the rule is ``partner`` (the tricks count for the partner's contract,
+as the solver counts them). Not modelled:
 the bag penalty; the solver assumes spades must be
 broken unless this seat, on lead, was allowed to lead one, and allows trumping on trick 1.
 """
@@ -57,9 +59,10 @@ from simcards.core.pimc import (
     trump_lead_restrict, with_params,
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
-from simcards.games.spades.rules import record_play, start_trick
+from simcards.games.spades.rules import FAILED_NIL_TRICKS, record_play, start_trick
 from simcards.games.spades.policies import (
-    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_GIVEN, V_HAND,
+    EXPERT_PARAMS, SIG, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_DEALER, V_DECK, V_EXCHANGE, V_FAILED_NIL_TRICKS,
+    V_GIVEN, V_HAND,
     V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE, V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_SEAT,
     V_SUITS, V_TABLE, V_TEN_MIN_BID, V_TEN_SET_DOUBLED, V_TRICK, V_TRICKS, V_WIN_CARD, V_WIN_SEAT, V_HISTORY,
     V_VOIDS, HISTORY_SLOTS, card_play, history_card, expert_bid, expert_blind, expert_estimate, expert_exchange,
@@ -157,6 +160,8 @@ def _utility(view, left, bag_cost, out):
         b = view[V_BID + s]
         if b > 0:
             bids[s & 1] += b
+            taken[s & 1] += view[V_TRICKS + s]
+        elif b == 0 and _nil_tricks_to_partner(view, s):
             taken[s & 1] += view[V_TRICKS + s]
     us = me & 1
     for v in range(left + 1):
@@ -469,10 +474,21 @@ def pimc_card(view, rng, totals):
 
 
 @helper
+def _nil_tricks_to_partner(view, seat):
+    """Whether the tricks of ``seat``, a Nil or Blind Nil bidder, count towards its partner's
+    contract: under ``failed_nil_tricks=partner`` when the partner bid a number (5.4)."""
+    return view[V_FAILED_NIL_TRICKS] == FAILED_NIL_TRICKS.PARTNER and view[V_BID + (seat ^ 2)] > 0
+
+
+@helper
 def _failed_nil_with_partner(view):
-    """Whether a failed Nil or Blind Nil bidder's partner bid a number: the double-dummy phase
-    would count the Nil bidder's later tricks towards that contract (the solver counts a
-    partnership's tricks), where the rules (5.4's default) make them bags."""
+    """Whether a failed Nil or Blind Nil bidder's partner bid a number and the rules do not give
+    it the Nil's tricks: the double-dummy phase would count the Nil bidder's later tricks towards
+    that contract (the solver counts a partnership's tricks), where the rules make them bags
+    (5.4's default) or nothing. Under ``failed_nil_tricks=partner`` the solver counts as the
+    rules do."""
+    if view[V_FAILED_NIL_TRICKS] == FAILED_NIL_TRICKS.PARTNER:
+        return False
     for s in range(4):
         if view[V_BID + s] == 0 and view[V_TRICKS + s] > 0 and view[V_BID + (s ^ 2)] > 0:
             return True
@@ -583,8 +599,9 @@ def _hand_points(view, tricks, bag_cost):
     """Points (x10) of the deciding seat's team minus the opponents' for a hand whose bids are
     in ``view`` and whose tricks per seat are ``tricks``: number contracts as in
     :func:`_contract_points`, a Nil +-``nil_value`` (a Blind Nil +-``blind_nil_value``), a failed
-    Nil's tricks bags (rule 5.4's default: worth ``1 - bag_cost`` each, never the partner's
-    contract), 10-for-200 as in :func:`_contract_points`; the bag penalty aside."""
+    Nil's tricks as ``failed_nil_tricks`` says (5.4: bags worth ``1 - bag_cost`` each by default,
+    the partner's contract under ``partner``, nothing under ``ignored``), 10-for-200 as in
+    :func:`_contract_points`; the bag penalty aside."""
     us = view[V_SEAT] & 1
     value = 0
     for team in range(2):
@@ -596,7 +613,10 @@ def _hand_points(view, tricks, bag_cost):
             if b == 0:
                 nil = view[V_BN_VALUE] if view[V_BLIND + s] else view[V_NIL_VALUE]
                 points += (-1 if tricks[s] > 0 else 1) * nil * 10
-                points += int(round(10 * (1.0 - bag_cost) * tricks[s]))
+                if _nil_tricks_to_partner(view, s):
+                    taken += tricks[s]
+                elif view[V_FAILED_NIL_TRICKS] != FAILED_NIL_TRICKS.IGNORED:
+                    points += int(round(10 * (1.0 - bag_cost) * tricks[s]))
             else:
                 bid += b
                 taken += tricks[s]

@@ -39,6 +39,10 @@ State view layout (index constants, ``view[V_BID + seat]`` for per-seat blocks):
 ``V_BAGS + team``     team bag counters at the start of the hand
 ``V_EXCHANGE + team`` cards exchanged each way by that team this hand (0 = none)
 ``V_TARGET``          target score; ``V_BAG_LIMIT``, ``V_NIL_VALUE``, ``V_BN_VALUE`` alike
+``V_TEN_MIN_BID``     10-for-200 (5.5): its smallest contract, 0 when off; ``V_TEN_SET_DOUBLED``
+                      1 when a set contract loses double too
+``V_FAILED_NIL_TRICKS`` a failed Nil's tricks (5.4): 0 bags, 1 its partner's contract (bags when
+                      the partner bid Nil too), 2 nothing
 ``V_HANDS_PLAYED``    hands already played in this game
 ``V_PARAMS + k``      the deciding seat's policy parameter k in fixed point: read it with
                       ``param_value(view, V_PARAMS + k)`` (k-th declared ``PolicyParam``)
@@ -66,14 +70,15 @@ from simcards.core.rng import below, random_card_of
 
 SIG = types.int64(types.int64[:], types.uint64[:])
 
-# the state view, declared once: offsets are generated (V_SEAT = 0, ..., VIEW_LEN = 72)
-VIEW = Layout("spades view", size=72,
+# the state view, declared once: offsets are generated (V_SEAT = 0, ..., VIEW_LEN = 73)
+VIEW = Layout("spades view", size=73,
               seat=1, dealer=1, hand=1, legal=1, count=1, role=1, given=1, received=1,
               trick=1, leader=1, nplayed=1, led_suit=1, win_seat=1, win_card=1, broken=1,
               played=1, deck=1, suits=4, table=4, bid=4, blind=4, tricks=4, voids=4,
               score=2, bags=2, exchange=2, target=1, bag_limit=1, nil_value=1, bn_value=1,
               hands_played=1, params=PARAM_SLOTS, played_by=4, history=6,
-              ten_min_bid=1, ten_set_doubled=1)  # 10-for-200 (5.5): its smallest contract, 0 when off
+              ten_min_bid=1, ten_set_doubled=1,  # 10-for-200 (5.5): its smallest contract, 0 when off
+              failed_nil_tricks=1)  # 5.4: 0 bags, 1 the partner's contract, 2 ignored
 VIEW.export(globals(), "V_", size="VIEW_LEN")
 HISTORY_BITS = 6  # bits of one logged card in the V_HISTORY slots
 HISTORY_PER_SLOT = 10  # logged cards per V_HISTORY slot (60 bits: the slot stays non-negative)

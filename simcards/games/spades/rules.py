@@ -32,7 +32,7 @@ from simcards.games.spades.policies import (
     BN_BIT, V_BAGS, V_BAG_LIMIT, V_BID, V_BLIND, V_BN_VALUE, V_BROKEN, V_COUNT, V_DEALER, V_DECK,
     V_EXCHANGE, V_GIVEN, V_HAND, V_HANDS_PLAYED, V_LEADER, V_LED_SUIT, V_LEGAL, V_NIL_VALUE,
     V_NPLAYED, V_PARAMS, V_PLAYED, V_PLAYED_BY, V_RECEIVED, V_ROLE, V_SCORE, V_SEAT, V_SUITS, V_TABLE, V_TARGET, V_TRICK,
-    V_TEN_MIN_BID, V_TEN_SET_DOUBLED, V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN, V_HISTORY,
+    V_FAILED_NIL_TRICKS, V_TEN_MIN_BID, V_TEN_SET_DOUBLED, V_TRICKS, V_VOIDS, V_WIN_CARD, V_WIN_SEAT, VIEW_LEN, V_HISTORY,
     HISTORY_BITS, HISTORY_PER_SLOT,
 )
 from simcards.core.policy import seat_params, shared_params
@@ -698,6 +698,7 @@ def _reset_view(view, params, deck_mask, suit_masks, dealer, scores, bags, hands
     view[V_BN_VALUE] = p.blind_nil_value
     view[V_TEN_MIN_BID] = p.ten_for_two_hundred_min_bid if p.ten_for_two_hundred == 1 else 0
     view[V_TEN_SET_DOUBLED] = p.ten_for_two_hundred_set_doubled
+    view[V_FAILED_NIL_TRICKS] = p.failed_nil_tricks
     view[V_HANDS_PLAYED] = hands_before
 
 
