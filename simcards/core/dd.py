@@ -720,11 +720,17 @@ def _walk_winners(H, side, mine, n, ruff, sm, alive, own, wins, k, ps, cross, to
             under = ps & (bit(c) - _ONE)
             if cross and under and j == n_own:
                 # the leader's last card of the suit: the partner may overtake it with his
-                # lowest card above it and cash his cards above every opponent's
+                # lowest card above it and cash his cards above every opponent's, or every card
+                # he has left once the opponents are out of the suit (QT762 opposite AJ against
+                # 85: low to the ace, the jack overtaken by the queen, five tricks)
                 hi = ps & ~((bit(c) << _ONE) - _ONE)
                 if hi:
-                    rest = (ps ^ bit(lowest_card(hi))) & top_opp
+                    after = ps ^ bit(lowest_card(hi))
+                    rest = after & top_opp
                     a = min(j + popcount(rest), cap)
+                    if long_cards and after != rest and _suit_out(H, side, mine, n, sm, ruff, j):
+                        # (the proof rests on the same cards: the lengths are in the table's key)
+                        a = min(j + popcount(after), cap)
                     if a > alt:
                         alt = a
                         alt_used = alive & sm & ~(bit(min(c, lowest_card(rest) if rest else c)) - _ONE)
@@ -742,16 +748,20 @@ def _walk_winners(H, side, mine, n, ruff, sm, alive, own, wins, k, ps, cross, to
         # long cards: every opponent's cards of the suit fell under the winners and the
         # partner's under them too; with no trump among the opponents (or in the trump suit
         # itself) the leader's other cards of the suit win as well
-        gone = True
-        for p in range(n):
-            if ((side >> p) & 1) != mine:
-                if popcount(H[p] & sm) > j:
-                    gone = False
-                elif H[p] & ruff:
-                    gone = False
-        if gone:
+        if _suit_out(H, side, mine, n, sm, ruff, j):
             j = n_own
     return j, low, over, ps, alt, alt_used
+
+
+@nb.njit(cache=True, inline="always", _nrt=False)
+def _suit_out(H, side, mine, n, sm, ruff, rounds):
+    """Whether every opponent is out of the suit ``sm`` after ``rounds`` rounds of it and holds
+    no card of ``ruff`` (the trumps, when the suit is not trump): the side's other cards of the
+    suit then win."""
+    for p in range(n):
+        if ((side >> p) & 1) != mine and (popcount(H[p] & sm) > rounds or H[p] & ruff):
+            return False
+    return True
 
 
 @nb.njit(cache=True, inline="always", _nrt=False)
@@ -910,9 +920,16 @@ def _cash_with(H, R, side, suit_masks, leader, broken, force_simple):
             pt = ps & top_opp
             e = min(popcount(pt), cap - j)
             if e > 0 and j + e > alt:
-                for _ in range(popcount(pt) - e):
-                    pt ^= bit(lowest_card(pt))
-                alt = j + e
+                if (n_own == j + 1 and ps != pt and not simple
+                        and _suit_out(H, side, mine, n, suit_masks[s], ruff, j + e)):
+                    # the crossing card is the leader's last of the suit and the opponents are out
+                    # of it once the partner's top cards are cashed: every card of his wins (A4
+                    # opposite KQT76 against 85: the ace, the king unblocked, five tricks)
+                    alt = min(j + popcount(ps), cap)
+                else:
+                    for _ in range(popcount(pt) - e):
+                        pt ^= bit(lowest_card(pt))
+                    alt = j + e
                 alt_used = alive & suit_masks[s] & ~(bit(min(low, lowest_card(pt))) - _ONE)
         if over:
             if j > last:

@@ -220,3 +220,28 @@ def test_play_costs_bounds_keep_values_exact():
                     hs, tr, ld = positions[k + 1]
                     after = dd_ref.solve(list(hs), rules, list(side), SUIT_MASKS, leader=ld, trick=list(tr))
                     assert row["after"] == after + (1 if won[k] in side else 0)
+
+
+def _cards(text):
+    """'SA SJ H3' -> a card mask (suits C D H S from 0, ranks 2..A from 0)."""
+    return sum(1 << ("CDHS".index(t[0]) * 13 + "23456789TJQKA".index(t[1])) for t in text.split())
+
+
+@pytest.mark.parametrize("leader, hands", [
+    # East leads low to the ace, West returns the jack, overtaken by the queen: five tricks
+    # (the quick tricks counted three before 2026-12-07: the ace, the queen and the ten)
+    (1, ["CA CK CQ CJ CT", "SQ ST S7 S6 S2", "S8 S5 HK HQ D3", "SA SJ H3 H2 D2"]),
+    # West cashes the ace (the king unblocked) and crosses with his last spade: five (was three)
+    (3, ["CA CK CQ CJ CT", "SK SQ ST S7 S6", "S8 S5 HK HQ D3", "SA S4 H3 H2 D2"]),
+])
+def test_quick_tricks_run_a_suit_through_the_partners_overtake(leader, hands):
+    """Deal 232 of the no-trump bench (docs/dev/double-dummy.md): once the opponents are out of
+    the suit, every card the partner has left in it wins; the quick tricks count all of them."""
+    H = np.array([_cards(h) for h in hands], dtype=np.uint64)
+    rules = dd.rules_row(4, -1)
+    side = np.int64(dd.side_mask([1, 3]))
+    assert dd_ref.solve([int(h) for h in H], rules, [1, 3], SUIT_MASKS, leader=leader) == 5
+    tricks, _ = dd._quick_tricks(H.copy(), rules, side, SUIT_MASKS, np.int64(leader), False, np.int64(13))
+    assert tricks == 5
+    TABLE.fresh()
+    assert dd.solve([int(h) for h in H], rules, [1, 3], SUIT_MASKS, leader=leader, table=TABLE) == 5
