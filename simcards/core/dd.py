@@ -2518,9 +2518,10 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
     winners: list[int] = []
     card_seats: list[int] = []
     trick_of: list[int] = []  # 0-based trick of each card
+    completed = 0  # tricks completed before the card
     for c in cards:
         positions.append((tuple(H), tuple(trick), lead, brk, t1))
-        trick_of.append(len(winners) - winners.count(-1))  # tricks completed before this card
+        trick_of.append(completed)
         seat = lead if not trick else _next_py(seats_of_trick[-1], n, t1, sitout)
         card_seats.append(seat)
         if not H[seat] >> int(c) & 1:
@@ -2534,6 +2535,7 @@ def play_costs(hands, rules, suit_masks, sides, leader: int, cards, *, broken: b
         if len(trick) == players:
             w = _winner_py(trick, rules, suit_masks)
             winners.append(seats_of_trick[w])
+            completed += 1
             lead, trick, seats_of_trick, t1 = seats_of_trick[w], [], [], False
         else:
             winners.append(-1)
