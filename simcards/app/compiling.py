@@ -150,9 +150,13 @@ class CompileNotice:
             if self.active == 0:
                 self.idle_since = time.perf_counter()
 
+    def _busy_total(self) -> float:
+        """Seconds of simcards' compiling in this process, the current spell included."""
+        return self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0)
+
     def _busy_now(self) -> float:
         """Seconds of simcards' compiling in this stretch."""
-        return self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0) - self.busy_before
+        return self._busy_total() - self.busy_before
 
     def _watch(self, stopped: threading.Event) -> None:
         while not stopped.wait(self.interval / 5 if not self.shown else self.interval):
@@ -188,7 +192,7 @@ class CompileNotice:
             self.stopped = threading.Event()
             self.shown = False
             self.compiled = 0
-            self.busy_before = self.busy + (time.perf_counter() - self.busy_since if self.ours else 0.0)
+            self.busy_before = self._busy_total()
 
     close = settle
 

@@ -433,11 +433,9 @@ def test_ten_for_two_hundred_doubles_the_contract_in_pimcs_scoring():
 
 
 
-@pytest.mark.parametrize("settings, want", [({}, (0, 1)),
-                                            ({"ten_for_two_hundred": True}, (10, 1)),
-                                            ({"ten_for_two_hundred": True, "ten_for_two_hundred_min_bid": 12,
-                                              "ten_for_two_hundred_set_doubled": False}, (12, 0))])
-def test_the_view_carries_ten_for_two_hundred(settings, want):
+def reset_view(**settings):
+    """The view the kernel sets up at the start of a hand under the house rules ``settings``
+    (every slot it does not write left at 7)."""
     from simcards.games.spades import kernel, rules
 
     tab = kernel.prepared(variant(**settings))
@@ -445,18 +443,21 @@ def test_the_view_carries_ten_for_two_hundred(settings, want):
     deck_mask = np.uint64(sum(1 << int(c) for c in tab.deck))
     rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
                       np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
+    return view
+
+
+@pytest.mark.parametrize("settings, want", [({}, (0, 1)),
+                                            ({"ten_for_two_hundred": True}, (10, 1)),
+                                            ({"ten_for_two_hundred": True, "ten_for_two_hundred_min_bid": 12,
+                                              "ten_for_two_hundred_set_doubled": False}, (12, 0))])
+def test_the_view_carries_ten_for_two_hundred(settings, want):
+    view = reset_view(**settings)
     assert (int(view[P.V_TEN_MIN_BID]), int(view[P.V_TEN_SET_DOUBLED])) == want
 
 
 @pytest.mark.parametrize("mode", FAILED_NIL_MODES)
 def test_the_view_carries_failed_nil_tricks(mode):
-    from simcards.games.spades import kernel, rules
-
-    tab = kernel.prepared(variant(failed_nil_tricks=mode))
-    view = np.full(P.VIEW_LEN, 7, np.int64)
-    deck_mask = np.uint64(sum(1 << int(c) for c in tab.deck))
-    rules._reset_view(view, tab.params, deck_mask, tab.suit_masks, 0,
-                      np.zeros(2, np.int64), np.zeros(2, np.int64), 0)
+    view = reset_view(failed_nil_tricks=mode)
     assert view[P.V_FAILED_NIL_TRICKS] == FAILED_NIL_MODES.index(mode)
 
 
