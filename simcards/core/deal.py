@@ -192,6 +192,9 @@ def compile_accept(spec: str | None):
     :func:`accept_all`. Kernels call it after dealing and redeal when it says False.
     """
     if spec is None:
+        # compiled now, so a kernel typed with a user's function converts it instead of
+        # compiling a second specialization for the dispatcher
+        accept_all.ensure_compiled()
         return accept_all
     from simcards.core.policy import Decision, compile_decision, is_user_spec, load_user_object
 
