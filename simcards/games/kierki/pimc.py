@@ -1,22 +1,26 @@
-"""``pimc`` for Kierki's trump deals: perfect-information Monte Carlo card play (core/pimc.py).
+"""``pimc`` for Kierki: perfect-information Monte Carlo card play (core/pimc.py).
 
-In a trump deal (odgrywka) each play decision with two or more legal cards deals the unseen
-cards to the other three seats ``worlds`` times (exact hand sizes, shown voids). Once the seat
-holds at most ``dd_cards`` cards it solves every legal card in every world double dummy with
-the seat measured alone against the other three (the paranoid bound; every trick is worth the
-same, so the score is the tricks). Earlier it plays each distinct legal card
-(core.pimc.distinct_cards) in every world and the deal out by ``expert`` at every seat
-(:func:`rollout`), scored by its own tricks: expert's card unless another's gain over it, world
-by world, is more than :data:`PLAYOUT_Z` standard errors above 0 (core.pimc.confident_candidate).
-The double-dummy phase plays the card with the most tricks in total (ties: expert's card if
-among the best, else the lowest card). In the negative deals, and
-for the trump choice and the lottery, it is ``expert``, and it reads expert's parameters
-(its first five). The view's eight parameter slots are full, so both phases read ``worlds``
-(no separate ``playout_worlds`` as in Spades and Cutthroat).
+Each play decision with two or more legal cards deals the unseen cards to the other three
+seats ``worlds`` times (exact hand sizes, shown voids) and plays each distinct legal card
+(core.pimc.distinct_cards) in every world, then the deal out by ``expert`` at every seat
+(:func:`rollout`), scored as the deal scores this seat: its tricks in a trump deal, the
+penalty points it takes in a negative deal (the view's card and trick penalties). It plays
+expert's card unless another's gain over it, world by world, is more than :data:`PLAYOUT_Z`
+standard errors above 0 (core.pimc.confident_candidate). In a trump deal, once the seat holds
+at most ``dd_cards`` cards, it solves every legal card in every world double dummy instead,
+with the seat measured alone against the other three (the paranoid bound; every trick is
+worth the same, so the score is the tricks), and plays the card with the most tricks in total
+(ties: expert's card if among the best, else the lowest card). The solver counts tricks, not
+penalty cards, so a negative deal is played out to its last card. The trump choice and the
+lottery are ``expert``'s, and it reads expert's parameters (its first five). The view's eight
+parameter slots are full, so both phases read ``worlds`` (no separate ``playout_worlds`` as in
+Spades and Cutthroat).
 
-The trump obligation of the variant is not in the view: the solver assumes none unless this
-seat, void in the suit led, was allowed only trumps (then ``must_trump``); the play-outs
-assume none.
+The variant's trump obligation, heart-lead rule and forced king of hearts are not in the view.
+The solver assumes no trump obligation unless this seat, void in the suit led, was allowed
+only trumps (then ``must_trump``); the play-outs assume none, and in a negative deal that
+penalises the king of hearts (no hearts, no king of hearts, the robber) a seat leads a heart
+only when it holds nothing else (the default ``heart_lead_rule``, ``only_hearts_left``).
 """
 from __future__ import annotations
 
@@ -30,13 +34,14 @@ from simcards.core.pimc import (
 )
 from simcards.core.policy import Policy, PolicyParam, param_value
 from simcards.games.kierki.policies import (
-    EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_SEAT, I_TRICK_CARDS, I_TRUMP, I_DEAL_TYPE, M_HAND, M_LEGAL,
-    I_WIN_CARD, I_WIN_SEAT, M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, _trump_play, beats, expert_play,
+    EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_PEN, I_SEAT, I_TRICK, I_TRICK_CARDS, I_TRICK_PEN, I_TRUMP,
+    I_DEAL_TYPE, M_HAND, M_LEGAL, I_WIN_CARD, I_WIN_SEAT, M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, _negative_play,
+    _trump_play, beats, expert_play,
 )
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET = 5, 6, 7  # after expert's five
 PIMC_PARAMS = EXPERT.params + (
-    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per trump-deal play decision "
+    PolicyParam("worlds", 16, 1, MAX_WORLDS, "deals of the unseen cards sampled per play decision "
                 "(play-outs and double dummy)", integer=True),
     PolicyParam("dd_cards", 5, 1, 13, "trump deals: play double dummy once the seat holds at most this many "
                 "cards (before: play-outs of each card by expert at every seat)", integer=True),
@@ -48,6 +53,8 @@ HARD_TRIES = 200
 PLAYOUT_Z = 1.0  # a play-out card other than expert's needs its mean gain this many standard errors above 0
 _ALL = np.uint64((1 << 52) - 1)
 _DECK = np.uint64((1 << 52) - 1)
+_HEARTS = SUIT_MASKS[2]
+_KH = 37  # the king of hearts: a deal that penalises it restricts heart leads (by default)
 
 
 @helper
@@ -78,16 +85,17 @@ def _sample(info, masks, rng, n_worlds, worlds):
 
 @helper
 def pimc_card(info, masks, rng, totals):
-    """(card, worlds solved) of pimc at this play decision; ``totals[c]``: each card's tricks."""
+    """(card, worlds solved) of pimc at this play decision; ``totals[c]``: each card's value
+    summed over the worlds (tricks in a trump deal, penalty points in a negative deal)."""
     legal = masks[M_LEGAL]
     prefer = expert_play(info, masks, rng)
     for c in range(64):
         totals[c] = 0
     hand = masks[M_HAND]
     left = popcount(hand)
-    if info[I_DEAL_TYPE] != TRUMPS_CODE or popcount(legal) < 2:
+    if popcount(legal) < 2:
         return prefer, 0
-    if left > int(param_value(info, I_PARAMS + P_DD_CARDS)):
+    if info[I_DEAL_TYPE] != TRUMPS_CODE or left > int(param_value(info, I_PARAMS + P_DD_CARDS)):
         return _playout_card(info, masks, rng, prefer, totals)
     me = info[I_SEAT]
     leader = info[I_LEADER]
@@ -114,17 +122,23 @@ def pimc_card(info, masks, rng, totals):
 
 
 @helper
-def rollout(info, masks, world, first, rv, rm, hands, tricks):
-    """Play the trump deal out from the play decision at ``info``/``masks`` in the deal
-    ``world`` (every seat's hand): the seat to play plays ``first``, then every seat plays
-    expert's trump-deal card (``policies._trump_play``, careful). ``tricks[s]``: the tricks
-    seat ``s`` takes from here on, the trick in progress included. No trump obligation (the
-    view does not carry the variant's). ``rv``, ``rm``, ``hands``: scratch."""
+def rollout(info, masks, world, first, rv, rm, hands, tricks, points):
+    """Play the deal out from the play decision at ``info``/``masks`` in the deal ``world``
+    (every seat's hand): the seat to play plays ``first``, then every seat plays expert's card
+    (``policies._trump_play`` or ``_negative_play``, careful). ``tricks[s]``, ``points[s]``:
+    the tricks seat ``s`` takes from here on, the trick in progress included, and the points
+    they score (the view's trick and card penalties; 0 in a trump deal). No trump obligation
+    (the view does not carry the variant's); in a deal that penalises the king of hearts a
+    seat leads a heart only when it has nothing else. ``rv``, ``rm``, ``hands``: scratch."""
     rv[:] = info
     rm[:] = masks
     for s in range(4):
         hands[s] = world[s]
         tricks[s] = 0
+        points[s] = 0
+    negative = info[I_DEAL_TYPE] != TRUMPS_CODE
+    no_heart_leads = negative and info[I_PEN + _KH] != 0
+    trick = info[I_TRICK]
     trump = info[I_TRUMP]
     leader = info[I_LEADER]
     pos = info[I_N_IN_TRICK]
@@ -133,6 +147,9 @@ def rollout(info, masks, world, first, rv, rm, hands, tricks):
     led = info[I_TRICK_CARDS] // 13 if pos > 0 else -1
     played = masks[M_PLAYED]
     voids = masks[M_VOIDS]
+    charge = 0
+    for i in range(pos):
+        charge += info[I_PEN + info[I_TRICK_CARDS + i]]
     c = first
     while pos > 0 or hands[leader] != 0:
         s = (leader + pos) & 3
@@ -140,10 +157,14 @@ def rollout(info, masks, world, first, rv, rm, hands, tricks):
             legal = hands[s]
             if pos > 0 and hands[s] & SUIT_MASKS[led]:
                 legal = hands[s] & SUIT_MASKS[led]
+            elif pos == 0 and no_heart_leads and hands[s] & ~_HEARTS:
+                legal = hands[s] & ~_HEARTS
             if popcount(legal) == 1:
                 c = lowest_card(legal)
             else:
                 rv[I_SEAT] = s
+                rv[I_LEADER] = leader
+                rv[I_TRICK] = trick
                 rv[I_N_IN_TRICK] = pos
                 rv[I_WIN_CARD] = win
                 rv[I_WIN_SEAT] = win_seat
@@ -151,7 +172,8 @@ def rollout(info, masks, world, first, rv, rm, hands, tricks):
                 rm[M_LEGAL] = legal
                 rm[M_PLAYED] = played
                 rm[M_VOIDS] = voids
-                c = _trump_play(rv, rm, True)
+                c = _negative_play(rv, rm, True) if negative else _trump_play(rv, rm, True)
+        charge += info[I_PEN + c]
         hands[s] &= ~bit(c)
         played |= bit(c)
         rv[I_TRICK_CARDS + pos] = c
@@ -169,16 +191,21 @@ def rollout(info, masks, world, first, rv, rm, hands, tricks):
         pos += 1
         if pos == 4:
             tricks[win_seat] += 1
+            if negative:
+                points[win_seat] += charge + info[I_TRICK_PEN + trick]
+            charge = 0
+            trick += 1
             leader = win_seat
             pos = 0
 
 
 @helper
 def _playout_card(info, masks, rng, prefer, totals):
-    """Trump deals before ``dd_cards``: each distinct legal card (core.pimc.distinct_cards)
-    played in ``worlds`` sampled worlds (the parameter the double-dummy phase reads too: the
-    view's eight parameter slots are full), then the deal played out by expert at every seat
-    (:func:`rollout`), valued by this seat's tricks; ``prefer`` (expert's card) unless another's
+    """Negative deals, and trump deals before ``dd_cards``: each distinct legal card
+    (core.pimc.distinct_cards) played in ``worlds`` sampled worlds (the parameter the
+    double-dummy phase reads too: the view's eight parameter slots are full), then the deal
+    played out by expert at every seat (:func:`rollout`), valued by this seat's tricks in a
+    trump deal and its points in a negative deal; ``prefer`` (expert's card) unless another's
     gain over it is more than :data:`PLAYOUT_Z` standard errors above 0
     (core.pimc.confident_candidate). Returns (card, worlds)."""
     n_worlds = min(int(param_value(info, I_PARAMS + P_WORLDS)), MAX_WORLDS)
@@ -197,14 +224,16 @@ def _playout_card(info, masks, rng, prefer, totals):
     rm = masks.copy()
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
+    points = np.zeros(4, np.int64)
     me = info[I_SEAT]
+    negative = info[I_DEAL_TYPE] != TRUMPS_CODE
     values = np.zeros(64, np.int64)
     sums = playout_sums()
     for w in range(count):
         for c in range(64):
             if candidates & bit(c):
-                rollout(info, masks, worlds[w], c, rv, rm, hands, tricks)
-                values[c] = tricks[me]
+                rollout(info, masks, worlds[w], c, rv, rm, hands, tricks, points)
+                values[c] = points[me] if negative else tricks[me]
         add_world(values, candidates, prefer, 1, totals, sums)
     return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
 
@@ -217,5 +246,5 @@ def pimc_play(info, masks, rng):
 
 
 PIMC = Policy("pimc", searching=True, ladder="worlds=8", base=EXPERT, play=pimc_play, params=PIMC_PARAMS,
-              help="trump deals: play-outs by expert in sampled worlds, then perfect-information Monte Carlo "
-                   "(paranoid) for the late cards; otherwise expert")
+              help="card play: play-outs by expert in sampled worlds, scored as the deal scores; in trump deals "
+                   "perfect-information Monte Carlo (paranoid) for the late cards; trump choice and lottery: expert")
