@@ -1,4 +1,6 @@
 """Kierki pimc: searches every deal's card play by play-outs (trump deals: double dummy late); reproducible."""
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -6,9 +8,9 @@ from simcards.core.errors import SimcardsError
 from simcards.games.kierki import GAME
 
 
-def records(policy, deal_type):
+def records(policy, deal_type, count=6):
     v = GAME.variant(None, pairs=[f"deal_type={deal_type}"])
-    return GAME.simulate("deal", v, GAME.policies.table([policy] * 4), 3, 0, 6)
+    return GAME.simulate("deal", v, GAME.policies.table([policy] * 4), 3, 0, count)
 
 
 def test_pimc_searches_trump_deals_reproducibly():
@@ -121,3 +123,78 @@ def test_pimc_searches_the_early_trump_tricks_by_playouts():
     one = records("pimc:worlds=4:dd_cards=1", "trumps")
     assert np.array_equal(one, records("pimc:worlds=4:dd_cards=1", "trumps"))
     assert not np.array_equal(one, records("expert", "trumps"))
+
+
+def _lottery_position():
+    """A lottery near its end, North (seat 0) to play from KC QD; East holds KD, South KH,
+    West QS KS; every other card is on the layout (each row from the ace up)."""
+    from simcards.games.kierki import pimc as K
+    from simcards.games.kierki import policies as P
+    hands = [_cards("KC", "QD"), _cards("KD"), _cards("KH"), _cards("QS", "KS")]
+    world = np.array(hands, np.uint64)
+    info = np.zeros(P.INFO_LEN, np.int64)
+    info[P.L_SEAT] = 0
+    info[P.L_BASE] = 6  # the sevens, ace low
+    info[P.L_LO:P.L_LO + 4] = 0
+    info[P.L_HI:P.L_HI + 4] = [11, 10, 11, 10]  # clubs to the queen, diamonds to the jack, ...
+    info[P.L_LEFT:P.L_LEFT + 4] = [2, 1, 1, 2]
+    info[P.L_AWARDS:P.L_AWARDS + 3] = [800, 500, 0]
+    info[P.L_PARAMS:P.L_PARAMS + len(K.PIMC_PARAMS)] = [p.fixed(p.default) for p in K.PIMC_PARAMS]
+    masks = np.zeros(P.MASKS_LEN, np.uint64)
+    masks[P.M_HAND] = hands[0]
+    masks[P.M_LEGAL] = hands[0]
+    masks[P.M_PLAYED] = np.uint64((1 << 52) - 1) & ~np.bitwise_or.reduce(world)
+    return info, masks, world
+
+
+def test_lottery_playout_plays_fan_tan_and_pays_the_award():
+    from simcards.core.cards import parse_card
+    from simcards.games.kierki import pimc as K
+    info, masks, world = _lottery_position()
+
+    def award(first):
+        return K.lottery_rollout(info, masks, world, parse_card(first), info.copy(), masks.copy(),
+                                 np.zeros(4, np.uint64))
+    # QD frees East's KD: East out first, South second, the awards are gone
+    assert award("QD") == 0
+    # KC keeps KD blocked: East passes, South goes out first, West plays QS, North goes out second
+    # the play-outs leave the position as it was
+    assert award("QD") == 0 and award("KC") == 500
+    assert K.pimc_lottery_card(info, masks, np.array([1, 2, 3, 4], np.uint64), np.zeros(64, np.int64))[0] == \
+        parse_card("KC")
+
+
+def test_lottery_view_carries_the_awards_and_what_a_pass_shows(tmp_path):
+    path = tmp_path / "lottery_checks.py"
+    path.write_text(textwrap.dedent('''
+        from simcards.core.policy import Policy
+        from simcards.games.kierki.policies import EXPERT, L_AWARDS, M_ABSENT, M_HAND, L_SEAT, expert_lottery
+
+        def checked(info, masks, rng):
+            # a card the kernel refuses (-1) when the view is wrong: the awards, or a card the seat
+            # holds among those it showed it lacks by passing
+            if info[L_AWARDS] != 800 or info[L_AWARDS + 1] != 500 or info[L_AWARDS + 2] != 0:
+                return -1
+            if masks[M_ABSENT + info[L_SEAT]] & masks[M_HAND]:
+                return -1
+            return expert_lottery(info, masks, rng)
+
+        def shown(info, masks, rng):
+            for s in range(4):
+                if masks[M_ABSENT + s]:
+                    return -1  # a pass has shown something
+            return expert_lottery(info, masks, rng)
+
+        checked_bot = Policy("checked", lottery=checked, base=EXPERT)
+        shown_bot = Policy("shown", lottery=shown, base=EXPERT)
+    '''))
+    v = GAME.variant(None, pairs=["deal_type=lottery"])
+    GAME.simulate("deal", v, GAME.policies.table([f"{path}:checked_bot"] * 4), 7, 0, 300)
+    with pytest.raises(SimcardsError, match="lottery returned"):
+        GAME.simulate("deal", v, GAME.policies.table([f"{path}:shown_bot"] * 4), 7, 0, 300)
+
+
+def test_pimc_searches_the_lottery_reproducibly():
+    one = records("pimc:worlds=4", "lottery")
+    assert np.array_equal(one, records("pimc:worlds=4", "lottery"))
+    assert not np.array_equal(records("pimc:worlds=4", "lottery", 60), records("expert", "lottery", 60))

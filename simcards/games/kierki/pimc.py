@@ -37,7 +37,10 @@ from simcards.games.kierki.policies import (
     EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_PEN, I_SEAT, I_TRICK, I_TRICK_CARDS, I_TRICK_PEN, I_TRUMP,
     I_DEAL_TYPE, M_HAND, M_LEGAL, I_WIN_CARD, I_WIN_SEAT, M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, _negative_play,
     _trump_play, beats, expert_play,
+    L_ACE_HIGH, L_AWARDS, L_BASE, L_HI, L_LEFT, L_LO, L_PARAMS, L_PLACE, L_SEAT, M_ABSENT, _lottery_pick, _pos,
+    expert_lottery,
 )
+from simcards.games.kierki.rules import lottery_legal
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET = 5, 6, 7  # after expert's five
 PIMC_PARAMS = EXPERT.params + (
@@ -238,6 +241,125 @@ def _playout_card(info, masks, rng, prefer, totals):
     return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
 
 
+# ---------------------------------------------------------------- the lottery
+
+@helper
+def _lottery_sample(info, masks, rng, n_worlds, worlds):
+    """Up to ``n_worlds`` deals of the cards neither on the layout nor in this hand to the
+    other seats (each its number of cards left, none of the cards it showed it lacks by
+    passing, ``masks[M_ABSENT + s]``) into ``worlds``; returns how many."""
+    hand = masks[M_HAND]
+    me = info[L_SEAT]
+    fixed = np.zeros(4, np.uint64)
+    fixed[me] = hand
+    sizes = np.zeros(4, np.int64)
+    allowed = np.zeros(4, np.uint64)
+    for s in range(4):
+        sizes[s] = info[L_LEFT + s]
+        allowed[s] = (_ALL & ~masks[M_ABSENT + s]) if s != me else np.uint64(0)
+    return sample_worlds(_DECK & ~masks[M_PLAYED] & ~hand, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
+
+
+@helper
+def lottery_rollout(info, masks, world, first, rv, rm, hands):
+    """Play the lottery out from the decision at ``info``/``masks`` in the deal ``world``
+    (every seat's hand): the seat to play plays ``first``, then every seat plays expert's
+    lottery card (``policies._lottery_pick``, blocker) in turn, passing when it has none.
+    Returns the award the deciding seat wins (``info[L_AWARDS + k]`` for the k-th out, 0
+    when the awards run out before its hand does). ``rv``, ``rm``, ``hands``: scratch."""
+    rv[:] = info
+    rm[:] = masks
+    for s in range(4):
+        hands[s] = world[s]
+    me = info[L_SEAT]
+    ace_high = info[L_ACE_HIGH]
+    n_out = 0
+    for s in range(4):
+        if info[L_PLACE + s] > 0:
+            n_out += 1
+    n_awards = 0
+    for k in range(3):
+        if info[L_AWARDS + k] != 0:
+            n_awards = k + 1
+    lo = rv[L_LO:L_LO + 4]
+    hi = rv[L_HI:L_HI + 4]
+    layout = masks[M_PLAYED]
+    seat = me
+    c = first
+    for _ in range(4 * 52):
+        if hands[seat] != 0:
+            if c < 0:
+                legal = lottery_legal(hands[seat], lo, hi, rv[L_BASE], ace_high)
+                if popcount(legal) == 1:
+                    c = lowest_card(legal)
+                elif legal:
+                    rm[M_HAND] = hands[seat]
+                    rm[M_LEGAL] = legal
+                    rm[M_PLAYED] = layout
+                    c = _lottery_pick(rv, rm, True)
+            if c >= 0:
+                hands[seat] &= ~bit(c)
+                layout |= bit(c)
+                s = c // 13
+                q = _pos(c, ace_high)
+                if lo[s] < 0:
+                    lo[s] = q
+                    hi[s] = q
+                    if rv[L_BASE] < 0:
+                        rv[L_BASE] = q
+                elif q < lo[s]:
+                    lo[s] = q
+                else:
+                    hi[s] = q
+                if hands[seat] == 0:
+                    n_out += 1
+                    if seat == me:
+                        return info[L_AWARDS + n_out - 1] if n_out <= n_awards else 0
+                    if n_out >= n_awards:
+                        return 0
+        c = -1
+        seat = (seat + 1) & 3
+    return 0
+
+
+@helper
+def pimc_lottery_card(info, masks, rng, totals):
+    """(card, worlds) of pimc at a lottery decision: each legal card played in ``worlds``
+    sampled worlds (:func:`_lottery_sample`), the lottery played out by expert at every seat
+    (:func:`lottery_rollout`), valued by the award this seat wins; expert's card unless
+    another's gain over it is more than :data:`PLAYOUT_Z` standard errors above 0.
+    ``totals[c]``: each card's awards summed over the worlds."""
+    legal = masks[M_LEGAL]
+    prefer = expert_lottery(info, masks, rng)
+    for c in range(64):
+        totals[c] = 0
+    if popcount(legal) < 2:
+        return prefer, 0
+    n_worlds = min(int(param_value(info, L_PARAMS + P_WORLDS)), MAX_WORLDS)
+    worlds = np.zeros((n_worlds, 4), np.uint64)
+    count = _lottery_sample(info, masks, rng, n_worlds, worlds)
+    if count == 0:
+        return prefer, 0
+    rv = info.copy()
+    rm = masks.copy()
+    hands = np.zeros(4, np.uint64)
+    values = np.zeros(64, np.int64)
+    sums = playout_sums()
+    for w in range(count):
+        for c in range(64):
+            if legal & bit(c):
+                values[c] = lottery_rollout(info, masks, worlds[w], c, rv, rm, hands)
+        add_world(values, legal, prefer, 1, totals, sums)
+    return confident_candidate(legal, sums, prefer, PLAYOUT_Z), count
+
+
+@policy(SIG)
+def pimc_lottery(info, masks, rng):
+    totals = np.zeros(64, np.int64)
+    card, _ = pimc_lottery_card(info, masks, rng, totals)
+    return card
+
+
 @policy(SIG)
 def pimc_play(info, masks, rng):
     totals = np.zeros(64, np.int64)
@@ -245,6 +367,7 @@ def pimc_play(info, masks, rng):
     return card
 
 
-PIMC = Policy("pimc", searching=True, ladder="worlds=8", base=EXPERT, play=pimc_play, params=PIMC_PARAMS,
-              help="card play: play-outs by expert in sampled worlds, scored as the deal scores; in trump deals "
-                   "perfect-information Monte Carlo (paranoid) for the late cards; trump choice and lottery: expert")
+PIMC = Policy("pimc", searching=True, ladder="worlds=8", base=EXPERT, play=pimc_play, lottery=pimc_lottery,
+              params=PIMC_PARAMS,
+              help="card play and lottery: play-outs by expert in sampled worlds, scored as the deal scores; in "
+                   "trump deals perfect-information Monte Carlo (paranoid) for the late cards; trump choice: expert")

@@ -42,8 +42,10 @@ Three decisions, each ``int64(int64[:] info, uint64[:] masks, uint64[:] rng)``:
   info[L_ACE_HIGH] (0/1), info[L_LO + s] / info[L_HI + s] (lowest/highest position of row
   s, -1 if unopened), info[L_LEFT + s] (cards left in seat s's hand), info[L_PASSES + s]
   (passes made), info[L_PLACE + s] (0 still in, else finishing place), info[L_TOTALS + s],
-  info[L_DEAL_NO]; masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED] (the layout),
-  masks[M_BY_SEAT + s] (cards seat s has put on the layout).
+  info[L_DEAL_NO], info[L_AWARDS + k] (the award of the k-th player out, 0 beyond the
+  variant's); masks[M_HAND], masks[M_LEGAL], masks[M_PLAYED] (the layout), masks[M_BY_SEAT + s]
+  (cards seat s has put on the layout), masks[M_ABSENT + s] (cards seat s is known not to
+  hold: every card that was playable at a turn it passed).
 
 Every view ends with the seat's policy parameters: ``info[I_PARAMS + k]``,
 ``info[T_PARAMS + k]``, ``info[L_PARAMS + k]`` (read them with ``param_value``; k is the
@@ -71,7 +73,7 @@ PLAY_VIEW = Layout("kierki play view", deal_type=1, seat=1, dealer=1, leader=1, 
                    trick_pen=14,  # indexed by trick number 0..13
                    params=PARAM_SLOTS)
 PLAY_VIEW.export(globals(), "I_", size="PLAY_INFO_LEN")
-MASKS = Layout("kierki masks", hand=1, legal=1, played=1, trick=1, by_seat=4, voids=1)
+MASKS = Layout("kierki masks", hand=1, legal=1, played=1, trick=1, by_seat=4, voids=1, absent=4)
 MASKS.export(globals(), "M_", size="MASKS_LEN")
 TM_SEEN, TM_ORACLE = 0, 1  # the trump decision's masks: cards seen; the whole hand (oracle_13 only)
 TRUMP_VIEW = Layout("kierki trump view", seat=1, dealer=1, n_seen=1, allowed=1, deal_no=1, totals=4,
@@ -79,7 +81,7 @@ TRUMP_VIEW = Layout("kierki trump view", seat=1, dealer=1, n_seen=1, allowed=1, 
 TRUMP_VIEW.export(globals(), "T_", size="TRUMP_INFO_LEN")
 NO_TRUMP_BIT = 16
 LOTTERY_VIEW = Layout("kierki lottery view", seat=1, dealer=1, turn=1, base=1, ace_high=1, lo=4, hi=4, left=4,
-                      passes=4, place=4, totals=4, deal_no=1, params=PARAM_SLOTS)
+                      passes=4, place=4, totals=4, deal_no=1, awards=3, params=PARAM_SLOTS)
 LOTTERY_VIEW.export(globals(), "L_", size="LOTTERY_INFO_LEN")
 INFO_LEN = max(PLAY_INFO_LEN, LOTTERY_INFO_LEN)  # the kernel's one array for the play and lottery views
 

@@ -58,6 +58,7 @@ _SM = SUIT_MASKS
     "lottery_first_player", "lottery_base_rank", "lottery_ace"))
 
 # kernel arguments, bundled
+_DECK = np.uint64((1 << 52) - 1)
 Table = namedtuple("Table", ("params", "sched", "card_pen", "trick_pen", "pen_mask"))  # the variant, packed
 Seats = namedtuple("Seats", ("play", "trump", "lottery", "params", "oracle"))
 # per decision a function per seat; params: each seat's policy parameters (PolicyTable.params); oracle:
@@ -380,6 +381,9 @@ def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
         info[P.L_PASSES + s] = 0
         info[P.L_PLACE + s] = 0
         masks[P.M_BY_SEAT + s] = 0
+        masks[P.M_ABSENT + s] = 0
+    for k in range(3):
+        info[P.L_AWARDS + k] = p.lottery_awards[k] if k < p.lottery_awards_len else 0
     layout = np.uint64(0)
     n_out = 0
     turn = 0
@@ -396,6 +400,8 @@ def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
             legal = lottery_legal(hand, lo, hi, base, ace_high)
         if legal == 0:
             info[P.L_PASSES + seat] += 1
+            # a pass shows the seat holds none of the cards playable now (public knowledge)
+            masks[P.M_ABSENT + seat] |= lottery_legal(_DECK & ~layout, lo, hi, base, ace_high)
             emit(trace, EV_PASS, seat, turn, 0, 0, 0)
         else:
             if scripted:
