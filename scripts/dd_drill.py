@@ -34,6 +34,12 @@ RANKS = "23456789TJQKA"
 STRAINS = {"N": -1, "S": 3, "H": 2, "D": 1, "C": 0}
 
 
+def _fail(text: str) -> None:
+    """One error line on stderr and exit status 2 (bad input)."""
+    print(f"dd_drill: error: {text}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def card_name(c: int) -> str:
     return RANKS[c % 13] + "CDHS"[c // 13]
 
@@ -41,7 +47,7 @@ def card_name(c: int) -> str:
 def parse_card(text: str) -> int:
     text = text.upper()
     if len(text) != 2 or text[0] not in RANKS or text[1] not in "CDHS":
-        raise SystemExit(f"error: {text!r} is not a card (rank then suit: 9S, TD, AH)")
+        _fail(f"{text!r} is not a card (rank then suit: 9S, TD, AH)")
     return "CDHS".index(text[1]) * 13 + RANKS.index(text[0])
 
 
@@ -89,7 +95,7 @@ class Position:
     def play(self, c: int) -> "Position":
         seat = self.mover()
         if c not in self.legal():
-            raise SystemExit(f"error: {card_name(c)} is not a legal card for seat {seat} here")
+            _fail(f"{card_name(c)} is not a legal card for seat {seat} here")
         p = Position(self.hands, self.trump, self.leader)
         p.side, p.trick, p.won = self.side, self.trick + [c], self.won
         p.hands[seat] &= ~(1 << c)
@@ -188,7 +194,7 @@ def main() -> int:
                   f"   DDS {'yes' if r['dds'] else 'no '} nodes {r['dds_nodes']:>8,}")
         return 0
     if args.target is None:
-        raise SystemExit("error: children needs --target (the tricks asked of the opening leader's side)")
+        _fail("children needs --target (the tricks asked of the opening leader's side)")
     need = args.target - p.won
     (a, n), (b, m) = ours(p, need), dds(p, need)
     print(f"after {' '.join(args.path) or 'nothing'} (seat {p.mover()} to play): side makes {args.target}: "

@@ -29,8 +29,11 @@ def test_ours_and_dds_agree_on_every_question_and_child(strain):
     assert checked > 30
 
 
-def test_a_card_not_in_the_hand_is_one_line():
+def test_a_card_not_in_the_hand_is_one_line(capsys):
     p = drill.Position(drill.bench_deal(0, cards=5), -1, 0)
     missing = next(c for c in range(52) if not any(h >> c & 1 for h in p.hands))
-    with pytest.raises(SystemExit, match="not a legal card"):
+    with pytest.raises(SystemExit) as exit_:
         p.play(missing)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "not a legal card" in err and err.count("\n") == 1
