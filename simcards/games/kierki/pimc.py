@@ -223,22 +223,37 @@ def _playout_card(info, masks, rng, prefer, totals):
     count = _sample(info, masks, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
+    return _playout_choice(info, masks, worlds, count, candidates, prefer, False, totals), count
+
+
+@helper
+def _playout_choice(info, masks, worlds, count, candidates, prefer, lottery, totals):
+    """The card of ``candidates`` to play after playing each in the ``count`` ``worlds`` and
+    the rest out by expert: :func:`lottery_rollout`'s award (``lottery``), else
+    :func:`rollout`'s tricks (trump deal) or points (negative deal) of the seat to play.
+    ``prefer`` (expert's card) unless another's gain over it is more than :data:`PLAYOUT_Z`
+    standard errors above 0 (core.pimc.confident_candidate); ``totals[c]``: the values'
+    sums."""
     rv = info.copy()
     rm = masks.copy()
     hands = np.zeros(4, np.uint64)
     tricks = np.zeros(4, np.int64)
     points = np.zeros(4, np.int64)
-    me = info[I_SEAT]
-    negative = info[I_DEAL_TYPE] != TRUMPS_CODE
+    me = 0 if lottery else info[I_SEAT]  # (the trick view's slots; the lottery's view differs)
+    negative = not lottery and info[I_DEAL_TYPE] != TRUMPS_CODE
     values = np.zeros(64, np.int64)
     sums = playout_sums()
     for w in range(count):
         for c in range(64):
-            if candidates & bit(c):
+            if not candidates & bit(c):
+                continue
+            if lottery:
+                values[c] = lottery_rollout(info, masks, worlds[w], c, rv, rm, hands)
+            else:
                 rollout(info, masks, worlds[w], c, rv, rm, hands, tricks, points)
                 values[c] = points[me] if negative else tricks[me]
         add_world(values, candidates, prefer, 1, totals, sums)
-    return confident_candidate(candidates, sums, prefer, PLAYOUT_Z), count
+    return confident_candidate(candidates, sums, prefer, PLAYOUT_Z)
 
 
 # ---------------------------------------------------------------- the lottery
@@ -340,17 +355,7 @@ def pimc_lottery_card(info, masks, rng, totals):
     count = _lottery_sample(info, masks, rng, n_worlds, worlds)
     if count == 0:
         return prefer, 0
-    rv = info.copy()
-    rm = masks.copy()
-    hands = np.zeros(4, np.uint64)
-    values = np.zeros(64, np.int64)
-    sums = playout_sums()
-    for w in range(count):
-        for c in range(64):
-            if legal & bit(c):
-                values[c] = lottery_rollout(info, masks, worlds[w], c, rv, rm, hands)
-        add_world(values, legal, prefer, 1, totals, sums)
-    return confident_candidate(legal, sums, prefer, PLAYOUT_Z), count
+    return _playout_choice(info, masks, worlds, count, legal, prefer, True, totals), count
 
 
 @policy(SIG)

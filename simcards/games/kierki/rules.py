@@ -57,8 +57,9 @@ _SM = SUIT_MASKS
     "heart_lead_rule", "king_of_hearts_forced", "trump_obligation", "trump_chooser", "trump_leader",
     "lottery_first_player", "lottery_base_rank", "lottery_ace"))
 
+_DECK = np.uint64((1 << 52) - 1)  # every card
+
 # kernel arguments, bundled
-_DECK = np.uint64((1 << 52) - 1)
 Table = namedtuple("Table", ("params", "sched", "card_pen", "trick_pen", "pen_mask"))  # the variant, packed
 Seats = namedtuple("Seats", ("play", "trump", "lottery", "params", "oracle"))
 # per decision a function per seat; params: each seat's policy parameters (PolicyTable.params); oracle:
