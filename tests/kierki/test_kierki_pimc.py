@@ -91,9 +91,9 @@ def test_negative_playout_scores_the_deals_penalties():
 
 def test_negative_playout_keeps_the_heart_lead_rule():
     from simcards.games.kierki.rules import NO_KING_OF_HEARTS, NO_QUEENS
+    from simcards.core.cards import parse_card
     world = np.array([_cards("2S", "3D", "4D"), _cards("3S", "KH", "4H"), _cards("4S", "5D", "6D"),
                       _cards("5S", "2H", "AC")], np.uint64)
-    from simcards.core.cards import parse_card
     first = parse_card("2S")
     # seat 3 wins the spade; it may not lead its heart while it holds the club ace, leads it,
     # and seat 1, void in clubs, discards the king of hearts on it (then wins the last trick)
@@ -158,6 +158,7 @@ def test_lottery_playout_plays_fan_tan_and_pays_the_award():
     # QD frees East's KD: East out first, South second, the awards are gone
     assert award("QD") == 0
     # KC keeps KD blocked: East passes, South goes out first, West plays QS, North goes out second
+    assert award("KC") == 500
     # the play-outs leave the position as it was
     assert award("QD") == 0 and award("KC") == 500
     assert K.pimc_lottery_card(info, masks, np.array([1, 2, 3, 4], np.uint64), np.zeros(64, np.int64))[0] == \

@@ -11,10 +11,12 @@ at most ``dd_cards`` cards, it solves every legal card in every world double dum
 with the seat measured alone against the other three (the paranoid bound; every trick is
 worth the same, so the score is the tricks), and plays the card with the most tricks in total
 (ties: expert's card if among the best, else the lowest card). The solver counts tricks, not
-penalty cards, so a negative deal is played out to its last card. The trump choice and the
-lottery are ``expert``'s, and it reads expert's parameters (its first five). The view's eight
-parameter slots are full, so both phases read ``worlds`` (no separate ``playout_worlds`` as in
-Spades and Cutthroat).
+penalty cards, so a negative deal is played out to its last card. In the lottery it plays
+each legal card in ``worlds`` worlds (each seat's cards left, none of the cards a pass showed
+it lacks) and the lottery out by expert, valued by the award it wins, with the same
+confidence rule. The trump choice is ``expert``'s, and it reads expert's parameters (its first
+five). The view's eight parameter slots are full, so every phase reads ``worlds`` (no separate
+``playout_worlds`` as in Spades and Cutthroat).
 
 The variant's trump obligation, heart-lead rule and forced king of hearts are not in the view.
 The solver assumes no trump obligation unless this seat, void in the suit led, was allowed
