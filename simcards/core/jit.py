@@ -142,6 +142,7 @@ def lazily(sig, **options):
     never given a specialization of their own.
     """
     import numba
+    from numba.core.compiler_lock import global_compiler_lock
 
     def decorate(fn):
         dispatcher = numba.njit(**options)(fn)
@@ -149,9 +150,12 @@ def lazily(sig, **options):
         get_compile_result = dispatcher.get_compile_result
 
         def ensure():
-            if dispatcher._can_compile:
-                dispatcher.compile(sig)
-                dispatcher.disable_compile()
+            # numba's compiler lock (re-entrant: typing a caller holds it when it calls here)
+            # makes the check and the compile one step when threads race to the first use
+            with global_compiler_lock:
+                if dispatcher._can_compile:
+                    dispatcher.compile(sig)
+                    dispatcher.disable_compile()
 
         def lazy_call_template(args, kws):
             ensure()

@@ -81,3 +81,24 @@ def test_editing_a_helper_recompiles_its_callers(tmp_path, track):
     helper.write_text(helper.read_text().replace("return 1", "return 2"))
     # numba's own stamp sees only kernel.py, unchanged: the stale 11 comes back
     assert _run(tmp_path, track) == (12 if track else 11)
+
+
+def test_threads_racing_to_a_lazy_functions_first_use_all_get_it():
+    """``lazily``'s first use compiles once under numba's compiler lock: threads that reach it
+    together (the odds batches do) all get the compiled function, none 'compilation disabled'."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba as nb
+    import numpy as np
+
+    @jit.lazily(nb.types.int64(nb.types.int64[:]))
+    def total(values):
+        return values.sum()
+
+    def first_use(_):
+        total.ensure_compiled()
+        return total(np.arange(4))
+
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(first_use, range(16))) == [6] * 16
+    assert len(total.overloads) == 1
