@@ -39,10 +39,10 @@ from simcards.games.kierki.policies import (
     EXPERT, I_LEADER, I_N_IN_TRICK, I_PARAMS, I_PEN, I_SEAT, I_TRICK, I_TRICK_CARDS, I_TRICK_PEN, I_TRUMP,
     I_DEAL_TYPE, M_HAND, M_LEGAL, I_WIN_CARD, I_WIN_SEAT, M_PLAYED, M_VOIDS, SIG, TRUMPS_CODE, _negative_play,
     _trump_play, beats, expert_play,
-    L_ACE_HIGH, L_AWARDS, L_BASE, L_HI, L_LEFT, L_LO, L_PARAMS, L_PLACE, L_SEAT, M_ABSENT, _lottery_pick, _pos,
+    L_ACE_HIGH, L_AWARDS, L_BASE, L_HI, L_LEFT, L_LO, L_PARAMS, L_PLACE, L_SEAT, M_ABSENT, _lottery_pick,
     expert_lottery,
 )
-from simcards.games.kierki.rules import lottery_legal
+from simcards.games.kierki.rules import lay_card, lottery_legal
 
 P_WORLDS, P_DD_CARDS, P_NODE_BUDGET = 5, 6, 7  # after expert's five
 PIMC_PARAMS = EXPERT.params + (
@@ -56,8 +56,7 @@ PIMC_PARAMS = EXPERT.params + (
 MIN_WORLDS = 4
 HARD_TRIES = 200
 PLAYOUT_Z = 1.0  # a play-out card other than expert's needs its mean gain this many standard errors above 0
-_ALL = np.uint64((1 << 52) - 1)
-_DECK = np.uint64((1 << 52) - 1)
+_DECK = np.uint64((1 << 52) - 1)  # every card
 _HEARTS = SUIT_MASKS[2]
 _KH = 37  # the king of hearts: a deal that penalises it restricts heart leads (by default)
 
@@ -80,7 +79,7 @@ def _sample(info, masks, rng, n_worlds, worlds):
     for s in range(4):
         done = ((s - leader) & 3) < npl  # already played to this trick
         sizes[s] = left - 1 if (s != me and done) else left
-        a = _ALL
+        a = _DECK
         for suit in range(4):
             if (masks[M_VOIDS] >> np.uint64(4 * s + suit)) & np.uint64(1):
                 a &= ~SUIT_MASKS[suit]
@@ -273,7 +272,7 @@ def _lottery_sample(info, masks, rng, n_worlds, worlds):
     allowed = np.zeros(4, np.uint64)
     for s in range(4):
         sizes[s] = info[L_LEFT + s]
-        allowed[s] = (_ALL & ~masks[M_ABSENT + s]) if s != me else np.uint64(0)
+        allowed[s] = (_DECK & ~masks[M_ABSENT + s]) if s != me else np.uint64(0)
     return sample_worlds(_DECK & ~masks[M_PLAYED] & ~hand, fixed, sizes, allowed, rng, n_worlds, worlds, HARD_TRIES)
 
 
@@ -317,17 +316,7 @@ def lottery_rollout(info, masks, world, first, rv, rm, hands):
             if c >= 0:
                 hands[seat] &= ~bit(c)
                 layout |= bit(c)
-                s = c // 13
-                q = _pos(c, ace_high)
-                if lo[s] < 0:
-                    lo[s] = q
-                    hi[s] = q
-                    if rv[L_BASE] < 0:
-                        rv[L_BASE] = q
-                elif q < lo[s]:
-                    lo[s] = q
-                else:
-                    hi[s] = q
+                rv[L_BASE] = lay_card(lo, hi, rv[L_BASE], c, ace_high)
                 if hands[seat] == 0:
                     n_out += 1
                     if seat == me:

@@ -354,6 +354,25 @@ def lottery_legal(hand, lo, hi, base, ace_high):
 
 
 @helper
+def lay_card(lo, hi, base, card, ace_high):
+    """Put ``card`` on the layout: its row opens at it or grows by it (``lo[s]``/``hi[s]``,
+    layout positions). Returns the base, set by the first card while ``base`` is -1
+    (``first_card``)."""
+    s = card // 13
+    q = P._pos(card, ace_high)
+    if lo[s] < 0:
+        lo[s] = q
+        hi[s] = q
+        if base < 0:
+            base = q
+    elif q < lo[s]:
+        lo[s] = q
+    else:
+        hi[s] = q
+    return base
+
+
+@helper
 def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
     """Play one lottery from ``w.hands``; awards and finishing places go to ``w.res``."""
     hands, info, masks, res, totals, lohi = w.hands, w.info, w.masks, w.res, w.totals, w.lohi
@@ -430,17 +449,7 @@ def play_lottery(tab, seats, w, dealer, deal_no, script, trace):
             hands[seat] = hand ^ b
             layout |= b
             masks[P.M_BY_SEAT + seat] |= b
-            s = card // 13
-            q = P._pos(card, ace_high)
-            if lo[s] < 0:
-                lo[s] = q
-                hi[s] = q
-                if base < 0:
-                    base = q
-            elif q < lo[s]:
-                lo[s] = q
-            else:
-                hi[s] = q
+            base = lay_card(lo, hi, base, card, ace_high)
             if hands[seat] == 0:
                 award = p.lottery_awards[n_out]
                 n_out += 1
